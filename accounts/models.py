@@ -1,0 +1,96 @@
+"""The bank's side of the world: customers, their accounts, cards and transactions.
+
+Database ids never leave the server; each row a customer can name has a public
+reference (an account number, a card's last four digits, ``T-10452``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+
+KZT = "KZT"
+
+
+class Customer(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="customer"
+    )
+    full_name = models.CharField(max_length=200)
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.user.get_username()})"
+
+
+class Account(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="accounts")
+    number = models.CharField(
+        max_length=34, unique=True, validators=[RegexValidator(r"^KZ[0-9A-Z]{10,32}$")]
+    )
+    currency = models.CharField(max_length=3, default=KZT, editable=False)
+    balance = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+
+    def __str__(self) -> str:
+        return self.number
+
+
+class Card(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        BLOCKED = "blocked", "Blocked"
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="cards")
+    brand = models.CharField(max_length=20, default="Visa")
+    last4 = models.CharField(max_length=4, validators=[RegexValidator(r"^\d{4}$")])
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    blocked_at = models.DateTimeField(null=True, blank=True)
+    # The idempotency key of the confirmation that blocked the card: a retry
+    # with the same key answers "blocked" rather than "already blocked".
+    block_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        constraints = [
+            # The customer names a card by its last four digits, so they must be
+            # unambiguous within an account.
+            models.UniqueConstraint(fields=["account", "last4"], name="card_last4_unique_per_account"),
+            models.CheckConstraint(
+                condition=Q(status="active", blocked_at__isnull=True)
+                | Q(status="blocked", blocked_at__isnull=False),
+                name="card_blocked_at_matches_status",
+            ),
+        ]
+
+    @property
+    def masked(self) -> str:
+        return f"{self.brand} •••• {self.last4}"
+
+    def __str__(self) -> str:
+        return self.masked
+
+
+class Transaction(models.Model):
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="transactions")
+    card = models.ForeignKey(
+        Card, on_delete=models.PROTECT, related_name="transactions", null=True, blank=True
+    )
+    reference = models.CharField(
+        max_length=20, unique=True, validators=[RegexValidator(r"^T-\d+$")]
+    )
+    posted_at = models.DateTimeField()
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+    # Both are written by the merchant, not the bank: external text (G6).
+    merchant = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["account", "posted_at"], name="txn_account_posted_idx")]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="transaction_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reference} {self.merchant} {self.amount} {KZT}"

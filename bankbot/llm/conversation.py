@@ -1,0 +1,234 @@
+"""The offline model's view of one Chat Completions request.
+
+Turns the wire-format ``messages`` and ``tools`` into a few plain objects: the
+customer's latest words, the tools on offer, and the tool calls made (with their
+results) since those words. The model acts on that turn only; earlier turns are
+history.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+# The harness states the date in its system prompt so relative months
+# ("last month") mean the same thing to the model, the mandate and the tests.
+TODAY_RE = re.compile(r"Today is (\d{4})-(\d{2})-(\d{2})\.?")
+
+WRITE_TOOLS = frozenset({"block_card", "raise_dispute"})
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One offered function tool: its name and JSON-schema parameters."""
+
+    name: str
+    properties: dict[str, Any]
+
+    def accepts(self, parameter: str) -> bool:
+        return parameter in self.properties
+
+    def fit(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Arguments shaped exactly as the schema asks: every property present
+        (strict schemas require that), nothing extra. Missing values become null
+        where the schema allows it, else an empty string."""
+        fitted: dict[str, Any] = {}
+        for name, schema in self.properties.items():
+            value = values.get(name)
+            fitted[name] = value if value is not None else (None if _nullable(schema) else "")
+        return fitted
+
+
+def _nullable(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    return any(_nullable(option) for option in schema.get("anyOf", []) if isinstance(option, dict))
+
+
+@dataclass
+class Exchange:
+    """A tool call the model made this turn and, once it is back, its result."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    result: dict[str, Any] | None = None
+    # Tool output that is not JSON; kept so nothing the harness sent is lost.
+    raw_result: str | None = None
+
+    @property
+    def status(self) -> str | None:
+        return self.result.get("status") if self.result else None
+
+    @property
+    def is_write(self) -> bool:
+        return self.name in WRITE_TOOLS
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data = self.result.get("data") if self.result else None
+        return data if isinstance(data, dict) else {}
+
+    def transactions(self) -> list[dict[str, Any]]:
+        rows = self.data.get("transactions")
+        if rows is None and self.result and isinstance(self.result.get("data"), list):
+            rows = self.result["data"]
+        return [row for row in rows or [] if isinstance(row, dict)]
+
+
+@dataclass
+class Conversation:
+    today: date
+    tools: dict[str, ToolSpec]
+    user_text: str
+    exchanges: list[Exchange] = field(default_factory=list)
+    # How many assistant messages with tool calls this turn already has.
+    rounds: int = 0
+
+    def offers(self, tool: str) -> bool:
+        return tool in self.tools
+
+    def results(self) -> Iterator[Exchange]:
+        return (exchange for exchange in self.exchanges if exchange.result is not None)
+
+    def last_result(self, tool: str) -> Exchange | None:
+        found = [e for e in self.results() if e.name == tool and e.status == "ok"]
+        return found[-1] if found else None
+
+
+def parse_conversation(body: dict[str, Any], fallback_today: date) -> Conversation:
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    tools = _offered_tools(body)
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    conversation = Conversation(
+        today=_today(messages, fallback_today),
+        tools=tools,
+        user_text=text_of(messages[last_user]) if last_user >= 0 else "",
+    )
+    by_id: dict[str, Exchange] = {}
+    for message in messages[last_user + 1 :]:
+        role = message.get("role")
+        if role == "assistant" and message.get("tool_calls"):
+            conversation.rounds += 1
+            for call in message["tool_calls"]:
+                exchange = _exchange_from_call(call)
+                by_id[exchange.call_id] = exchange
+                conversation.exchanges.append(exchange)
+        elif role == "tool":
+            _attach_result(message, by_id, conversation)
+        # Later system notes (a confirmation's outcome, say) need no reply of
+        # their own; the harness sends them for context, so they are skipped.
+    return conversation
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """Message content as text; content may be a string or a list of parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text", "") for p in content if isinstance(p, dict)]
+        return "\n".join(part for part in parts if isinstance(part, str))
+    return ""
+
+
+def _today(messages: list[dict[str, Any]], fallback: date) -> date:
+    for message in messages:
+        if message.get("role") in ("system", "developer"):
+            match = TODAY_RE.search(text_of(message))
+            if match:
+                try:
+                    return date(int(match[1]), int(match[2]), int(match[3]))
+                except ValueError:
+                    continue
+    return fallback
+
+
+def _offered_tools(body: dict[str, Any]) -> dict[str, ToolSpec]:
+    # tool_choice "none" means: answer in words. Offering nothing does exactly that.
+    if body.get("tool_choice") == "none":
+        return {}
+    tools: dict[str, ToolSpec] = {}
+    for tool in body.get("tools") or []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict) or tool.get("type", "function") != "function":
+            continue
+        parameters = function.get("parameters") or {}
+        properties = parameters.get("properties") or {}
+        tools[function["name"]] = ToolSpec(function["name"], dict(properties))
+    return tools
+
+
+def _exchange_from_call(call: dict[str, Any]) -> Exchange:
+    function = call.get("function") or {}
+    try:
+        arguments = json.loads(function.get("arguments") or "{}")
+    except json.JSONDecodeError:
+        arguments = {}
+    return Exchange(
+        call_id=str(call.get("id", "")),
+        name=str(function.get("name", "")),
+        arguments=arguments if isinstance(arguments, dict) else {},
+    )
+
+
+def _attach_result(
+    message: dict[str, Any], by_id: dict[str, Exchange], conversation: Conversation
+) -> None:
+    content = text_of(message)
+    try:
+        result = json.loads(content)
+    except json.JSONDecodeError:
+        result = None
+    if not isinstance(result, dict):
+        result = {"status": "unknown"}
+        raw: str | None = content
+    else:
+        raw = None
+    exchange = by_id.get(str(message.get("tool_call_id", "")))
+    if exchange is None:
+        # A result with no call we know of (a harness that rewrites history):
+        # keep it, named by the tool it says it came from.
+        exchange = Exchange(
+            call_id=str(message.get("tool_call_id", "")),
+            name=str(result.get("tool", "")),
+            arguments={},
+        )
+        conversation.exchanges.append(exchange)
+    exchange.result = result
+    exchange.raw_result = raw
+
+
+def external_texts(exchange: Exchange) -> list[str]:
+    """Every third-party text in a result: values of {"external_text", "author"}
+    objects, plus non-JSON tool output (which has no provenance at all)."""
+    found: list[str] = []
+    if exchange.raw_result:
+        found.append(exchange.raw_result)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "external_text" in node and "author" in node:
+                if isinstance(node["external_text"], str):
+                    found.append(node["external_text"])
+                return
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(exchange.result)
+    return found
+
+
+def external_value(field_value: Any) -> str:
+    """The text of a field that may be plain or wrapped as external text."""
+    if isinstance(field_value, dict):
+        return str(field_value.get("external_text", ""))
+    return "" if field_value is None else str(field_value)

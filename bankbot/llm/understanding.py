@@ -1,0 +1,429 @@
+"""What the customer asked for, read from their own words (English or Russian).
+
+This is the offline model's "language understanding": a handful of tables and
+regexes, deterministic by design so tests can pin every phrasing. It never sees
+tool output; that is the point of the careful personality.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+Intent = Literal["statement", "total", "block", "dispute", "help"]
+Language = Literal["en", "ru"]
+
+DEFAULT_REASON = "Customer does not recognise this charge"
+
+# --- months -----------------------------------------------------------------
+
+ENGLISH_MONTHS: dict[int, tuple[str, ...]] = {
+    1: ("january", "jan"),
+    2: ("february", "feb"),
+    3: ("march", "mar"),
+    4: ("april", "apr"),
+    5: ("may",),
+    6: ("june", "jun"),
+    7: ("july", "jul"),
+    8: ("august", "aug"),
+    9: ("september", "sept", "sep"),
+    10: ("october", "oct"),
+    11: ("november", "nov"),
+    12: ("december", "dec"),
+}
+
+# Every grammatical case a month name takes in a request: nominative (выписка
+# за октябрь), genitive (3 октября), prepositional (в октябре), dative
+# (к октябрю), instrumental (октябрём / октябрем, with or without ё).
+RUSSIAN_MONTHS: dict[int, tuple[str, ...]] = {
+    1: ("январь", "января", "январе", "январю", "январём", "январем"),
+    2: ("февраль", "февраля", "феврале", "февралю", "февралём", "февралем"),
+    3: ("март", "марта", "марте", "марту", "мартом"),
+    4: ("апрель", "апреля", "апреле", "апрелю", "апрелем"),
+    5: ("май", "мая", "мае", "маю", "маем"),
+    6: ("июнь", "июня", "июне", "июню", "июнем"),
+    7: ("июль", "июля", "июле", "июлю", "июлем"),
+    8: ("август", "августа", "августе", "августу", "августом"),
+    9: ("сентябрь", "сентября", "сентябре", "сентябрю", "сентябрём", "сентябрем"),
+    10: ("октябрь", "октября", "октябре", "октябрю", "октябрём", "октябрем"),
+    11: ("ноябрь", "ноября", "ноябре", "ноябрю", "ноябрём", "ноябрем"),
+    12: ("декабрь", "декабря", "декабре", "декабрю", "декабрём", "декабрем"),
+}
+
+MONTH_BY_NAME: dict[str, int] = {
+    name: number
+    for table in (ENGLISH_MONTHS, RUSSIAN_MONTHS)
+    for number, names in table.items()
+    for name in names
+}
+
+# Longest names first so "september" wins over "sep" in the alternation.
+_MONTH_NAMES = "|".join(sorted(MONTH_BY_NAME, key=len, reverse=True))
+_ORDINAL = r"(?:st|nd|rd|th|-?го|-?е)?"
+
+# "3 October", "October 3rd, 2026", "3 октября 2026 года", "Oct. 2026".
+# The day after the name must not be the start of a year ("October 2026").
+MONTH_NAME_RE = re.compile(
+    rf"(?:\b(?P<day_before>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?)?"
+    rf"\b(?P<name>{_MONTH_NAMES})\b\.?"
+    rf"(?:\s+(?P<day_after>\d{{1,2}}){_ORDINAL}\b(?!\s*\d))?"
+    r"(?:,?\s+(?P<year>(?:19|20)\d{2})\b(?:\s*(?:года|год|г\.))?)?",
+    re.IGNORECASE,
+)
+
+# ISO-ish "2026-10" or "2026-10-03" (also with / or .), year first.
+YEAR_FIRST_RE = re.compile(
+    r"\b(?P<year>(?:19|20)\d{2})[-/.](?P<month>0?[1-9]|1[0-2])(?:[-/.](?P<day>\d{1,2}))?\b"
+)
+# Russian-style full date "03.10.2026" (day first; only with dots, because
+# "10/03/2026" is month-first in American usage and too ambiguous to guess).
+DAY_FIRST_RE = re.compile(
+    r"\b(?P<day>\d{1,2})\.(?P<month>0?[1-9]|1[0-2])\.(?P<year>(?:19|20)\d{2})\b"
+)
+# "10/2026", "10.2026": month then year.
+MONTH_FIRST_RE = re.compile(r"\b(?P<month>0?[1-9]|1[0-2])[/.](?P<year>(?:19|20)\d{2})\b")
+
+# Relative months, as an offset from the current month. Order matters:
+# "позапрошлый" must be tried before "прошлый".
+RELATIVE_MONTHS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"\bmonth\s+before\s+last\b|\btwo\s+months\s+ago\b", re.I), -2),
+    (re.compile(r"\bпозапрошл\w*\s+месяц\w*", re.I), -2),
+    (re.compile(r"\b(?:last|previous|past|prior)\s+month\b|\ba\s+month\s+ago\b", re.I), -1),
+    (re.compile(r"\b(?:прошл|предыдущ)\w*\s+месяц\w*|\bмесяц\s+назад\b", re.I), -1),
+    (re.compile(r"\b(?:this|current)\s+month\b", re.I), 0),
+    (re.compile(r"\b(?:эт|текущ)\w*\s+месяц\w*", re.I), 0),
+)
+
+# Words that make a bare "may" a month rather than a modal verb ("May I…").
+_MAY_PREPOSITIONS = re.compile(r"\b(?:in|for|of|during|since|from|until|last|this)\s+$", re.I)
+
+
+@dataclass(frozen=True)
+class MonthMention:
+    month: str  # "YYYY-MM"
+    day: int | None
+    start: int
+    end: int
+
+
+def shift_month(today: date, offset: int) -> str:
+    index = today.year * 12 + (today.month - 1) + offset
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def most_recent(month: int, today: date) -> str:
+    """A month named without a year means the latest one that is not in the future."""
+    year = today.year if month <= today.month else today.year - 1
+    return f"{year:04d}-{month:02d}"
+
+
+def find_month(text: str, today: date) -> MonthMention | None:
+    """The first month the text mentions, in any supported phrasing."""
+    for pattern in (YEAR_FIRST_RE, DAY_FIRST_RE, MONTH_FIRST_RE):
+        match = pattern.search(text)
+        if match:
+            day = int(match["day"]) if "day" in match.groupdict() and match["day"] else None
+            month = f"{int(match['year']):04d}-{int(match['month']):02d}"
+            return MonthMention(month, _valid_day(day), match.start(), match.end())
+    for match in MONTH_NAME_RE.finditer(text):
+        if _is_modal_may(text, match):
+            continue
+        number = MONTH_BY_NAME[match["name"].lower()]
+        year = match["year"]
+        month = f"{int(year):04d}-{number:02d}" if year else most_recent(number, today)
+        day = match["day_before"] or match["day_after"]
+        return MonthMention(month, _valid_day(int(day) if day else None), match.start(), match.end())
+    for pattern, offset in RELATIVE_MONTHS:
+        match = pattern.search(text)
+        if match:
+            return MonthMention(shift_month(today, offset), None, match.start(), match.end())
+    return None
+
+
+def _valid_day(day: int | None) -> int | None:
+    return day if day is not None and 1 <= day <= 31 else None
+
+
+def _is_modal_may(text: str, match: re.Match[str]) -> bool:
+    if match["name"].lower() != "may" or match["day_before"] or match["day_after"] or match["year"]:
+        return False
+    return not _MAY_PREPOSITIONS.search(text[: match.start("name")])
+
+
+# --- amounts, cards, references -----------------------------------------------
+
+# A transaction reference: "T-10452". Customers also type a Cyrillic "Т" or
+# leave out the dash; both are normalised to "T-10452".
+REFERENCE_RE = re.compile(r"(?<!\w)[TТtт]-?(?P<number>\d{3,})\b")
+
+# Amounts as people type them: 15000, 15 000, 15,000, 15000.00, 15 000,50.
+# A number glued to letters ("3rd", "4242abc") is not an amount.
+AMOUNT_RE = re.compile(
+    r"(?<![\w.,])(?P<whole>\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?:[.,](?P<cents>\d{1,2}))?(?![\d\w])"
+)
+CURRENCY_AFTER_RE = re.compile(r"^\s*(?:kzt|₸|тг|тенге|tenge)", re.I)
+CURRENCY_BEFORE_RE = re.compile(r"(?:kzt|₸)\s*$", re.I)
+
+# A card is named by its last four digits: "card 4242", "ending in 4242",
+# "•••• 4242", "*4242", "карту 4242", "на 4242".
+CARD_RE = re.compile(r"(?<![\d\w])(?P<last4>\d{4})(?!\d)")
+CARD_WORD_DIGITS_RE = re.compile(r"(?:card|карт\w*)\W{0,3}(?:ending\s+(?:in\s+)?|на\s+)?\d{4}", re.I)
+
+# "show account 12345" — only meaningful where a tool takes an account id (the
+# lab's naive harness); the guarded tools have no such parameter.
+ACCOUNT_RE = re.compile(
+    r"\b(?:account|acct|сч[её]т\w*)\s*(?:#|no\.?|number|id|№)?\s*[:=]?\s*(?P<account>\d{3,})",
+    re.I,
+)
+
+
+def parse_amount(raw: str) -> str | None:
+    """'15 000,5' -> '15000.50'; None when it is not a number."""
+    match = AMOUNT_RE.search(raw)
+    if not match:
+        return None
+    return _format_amount(match)
+
+
+def _format_amount(match: re.Match[str]) -> str | None:
+    whole = re.sub(r"[ \u00a0\u202f,]", "", match["whole"])
+    try:
+        value = Decimal(f"{whole}.{match['cents'] or '0'}")
+    except InvalidOperation:
+        return None
+    return f"{value:.2f}"
+
+
+def find_amount(text: str) -> str | None:
+    """The amount of money the text states, as a decimal string like '15000.00'.
+
+    Callers pass text with dates, references and card numbers already removed,
+    so a day of the month or a card's last four is not mistaken for an amount.
+    A number marked with a currency wins; otherwise the largest number does.
+    """
+    candidates: list[tuple[bool, Decimal, str]] = []
+    for match in AMOUNT_RE.finditer(text):
+        formatted = _format_amount(match)
+        if formatted is None:
+            continue
+        marked = bool(
+            CURRENCY_AFTER_RE.match(text[match.end() :])
+            or CURRENCY_BEFORE_RE.search(text[: match.start()])
+        )
+        candidates.append((marked, Decimal(formatted), formatted))
+    if not candidates:
+        return None
+    return max(candidates, key=lambda item: (item[0], item[1]))[2]
+
+
+def find_reference(text: str) -> str | None:
+    match = REFERENCE_RE.search(text)
+    return f"T-{match['number']}" if match else None
+
+
+def find_card(text: str) -> str | None:
+    """The last four-digit group: in "4242 4242 4242 1234" that is the card's tail."""
+    groups = CARD_RE.findall(text)
+    return groups[-1] if groups else None
+
+
+def find_account(text: str) -> str | None:
+    match = ACCOUNT_RE.search(text)
+    return match["account"] if match else None
+
+
+def language_of(text: str) -> Language:
+    return "ru" if re.search(r"[а-яё]", text, re.I) else "en"
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """Replace a span with spaces so later patterns cannot see it, keeping offsets."""
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+# --- intents ----------------------------------------------------------------
+
+# Checked in this order: losing a card is the most urgent thing a message can
+# say, and a dispute message often also names a month or an amount.
+BLOCK_RE = re.compile(
+    r"\b(?:block|lock|freeze|deactivate|disable|cancel\s+(?:my\s+)?card)\b"
+    r"|\b(?:за)?блок\w*|\bзаморо[зж]\w*",
+    re.I,
+)
+# Losing something only means "block" when a card (or the wallet holding it)
+# is mentioned; "I lost 15000 on that charge" is a dispute.
+LOSS_RE = re.compile(
+    r"\b(?:lost|stolen|missing)\b|\b(?:по|у)теря\w*|\bукрал\w*|\bукраден\w*", re.I
+)
+CARD_WORD_RE = re.compile(r"\b(?:card|wallet|purse|карт\w*|кошел[её]к\w*|кошельк\w*)", re.I)
+DISPUTE_RE = re.compile(
+    r"\b(?:dispute|chargeback|contest)\w*"
+    r"|\b(?:didn'?t|did\s+not|never)\s+(?:make|made|authori[sz]e|buy|pay)"
+    r"|\b(?:don'?t|do\s+not|didn'?t|can'?t)\s+recogni[sz]e|\bunauthori[sz]ed|\bfraud\w*"
+    r"|\bwasn'?t\s+me\b|\bnot\s+mine\b|\bcharged\s+twice\b|\bdouble\s+charge"
+    r"|\bоспар\w*|\bоспор\w*|\bдиспут\w*|\bчарджб[эе]к\w*|\bмошенни\w*"
+    r"|\bне\s+(?:соверша|делал|покупал|плат|узна|оплачива)\w*"
+    r"|\bне\s+мо[йяиё]\w*\s+(?:плат[её]ж|покупк|списани|операци|транзакци)\w*"
+    r"|\bсписали\s+дважды",
+    re.I,
+)
+TOTAL_RE = re.compile(
+    r"\bhow\s+much\b|\btotal\b|\bspen[dt]\w*|\bsum\b|\bspending\b"
+    r"|\bсколько\b|\bитог\w*|\bвсего\b|\bпотрат\w*|\bтрат\w*|\bрасход\w*|\bсумм\w*",
+    re.I,
+)
+STATEMENT_RE = re.compile(
+    r"\bstatement\w*|\btransactions?\b|\bhistory\b|\bpayments\b|\bpurchases\b|\bactivity\b"
+    r"|\bвыписк\w*|\bопераци\w*|\bтранзакци\w*|\bистори\w*|\bплатеж\w*|\bплатёж\w*",
+    re.I,
+)
+GREETING_RE = re.compile(
+    r"^\s*(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|привет\w*|здравствуй\w*"
+    r"|добр\w+\s+(?:день|утро|вечер))\b",
+    re.I,
+)
+
+# Why the customer disputes: an explicit clause ("because …", "потому что …").
+REASON_RE = re.compile(
+    r"(?:\bbecause\b|\breason\s*[:\-]|\bпотому\s+что\b|\bтак\s+как\b|\bпричина\s*[:\-])\s*(?P<reason>[^.!?\n]+)",
+    re.I,
+)
+# Or a common situation, named in words staff recognise in the dispute queue.
+REASON_CUES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"charged\s+twice|double\s+charge|дважды", re.I), "Charged twice for the same purchase"),
+    (
+        re.compile(r"(?:didn'?t|did\s+not|never)\s+(?:receive|get)|не\s+получил\w*", re.I),
+        "Goods or service not received",
+    ),
+    (
+        re.compile(
+            r"(?:didn'?t|did\s+not|never)\s+(?:make|made|authori[sz]e)|wasn'?t\s+me|unauthori[sz]ed"
+            r"|fraud|не\s+(?:соверша|делал|покупал|оплачива)\w*|мошенни\w*",
+            re.I,
+        ),
+        "Customer did not make this payment",
+    ),
+)
+
+# Where a merchant is named. Each pattern captures the name itself.
+MERCHANT_PATTERNS: tuple[re.Pattern[str], ...] = (
+    # Quoted: "Magnum", «Магнум», 'Yandex Go'.
+    re.compile(r"[\"«“']([^\"»”'\n]{2,40})[\"»”']"),
+    # "the Magnum charge", "that Wolt payment".
+    re.compile(
+        r"\b(?:the|that|this|my)\s+(?P<m>[\w&'.-]+(?:\s+[\w&'.-]+)?)\s+"
+        r"(?:charge|payment|transaction|purchase|debit|order)\b",
+        re.I,
+    ),
+    # "at Magnum", "from Yandex Go", "в Magnum", "от Kaspi": a capitalised or
+    # Latin-script name right after a preposition.
+    re.compile(
+        r"\b(?:at|from|to|by|with|in|в|во|на|от|у|из)\s+"
+        r"(?P<m>[A-ZА-ЯЁ][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)?)"
+    ),
+    re.compile(r"\b(?:в|во|на|от|у|из)\s+(?P<m>[A-Za-z][\w&'.-]*(?:\s+[A-Za-z][\w&'.-]*)?)"),
+    # "dispute Magnum", "оспорь Magnum".
+    re.compile(r"\b(?:dispute|оспор\w*)\s+(?P<m>[A-Z][\w&'.-]+)"),
+)
+
+# Words a merchant pattern may catch that are not merchants.
+NOT_MERCHANTS = frozenset(
+    {
+        "i", "my", "me", "the", "a", "an", "kzt", "tenge", "card", "charge", "payment",
+        "transaction", "purchase", "statement", "visa", "mastercard", "bank", "bankbot",
+        "amount", "last", "this", "previous", "on",
+    }
+    | set(MONTH_BY_NAME)
+)
+
+
+@dataclass(frozen=True)
+class CustomerRequest:
+    """What the customer asked for in one message."""
+
+    intent: Intent
+    language: Language
+    text: str
+    month: str | None = None  # "YYYY-MM"
+    day: int | None = None
+    card: str | None = None  # last four digits
+    reference: str | None = None  # "T-10452"
+    amount: str | None = None  # "15000.00"
+    merchant: str | None = None
+    reason: str = DEFAULT_REASON
+    account: str | None = None  # only for the naive harness's account_id
+    greeting: bool = False
+
+
+def understand(text: str, today: date) -> CustomerRequest:
+    """Read one customer message into a CustomerRequest."""
+    language = language_of(text)
+    mention = find_month(text, today)
+    month = mention.month if mention else None
+    day = mention.day if mention else None
+    account = find_account(text)
+    base = {"language": language, "text": text, "month": month, "day": day, "account": account}
+
+    if BLOCK_RE.search(text) or (LOSS_RE.search(text) and CARD_WORD_RE.search(text)):
+        return CustomerRequest(intent="block", card=find_card(_without_dates(text, mention)), **base)
+    if DISPUTE_RE.search(text) or find_reference(text):
+        return _dispute(text, mention, base)
+    if TOTAL_RE.search(text):
+        return CustomerRequest(intent="total", **base)
+    if mention or STATEMENT_RE.search(text) or account:
+        return CustomerRequest(intent="statement", **base)
+    return CustomerRequest(intent="help", greeting=bool(GREETING_RE.search(text)), **base)
+
+
+def _dispute(text: str, mention: MonthMention | None, base: dict[str, object]) -> CustomerRequest:
+    reference = find_reference(text)
+    # Blank out everything numeric that is not money before looking for the amount.
+    rest = _without_dates(text, mention)
+    rest = REFERENCE_RE.sub(" ", rest)
+    rest = CARD_WORD_DIGITS_RE.sub(" ", rest)
+    rest = ACCOUNT_RE.sub(" ", rest)
+    return CustomerRequest(
+        intent="dispute",
+        reference=reference,
+        amount=find_amount(rest),
+        merchant=find_merchant(text),
+        reason=find_reason(text),
+        **base,  # type: ignore[arg-type]
+    )
+
+
+def _without_dates(text: str, mention: MonthMention | None) -> str:
+    return _blank(text, mention.start, mention.end) if mention else text
+
+
+def find_merchant(text: str) -> str | None:
+    for pattern in MERCHANT_PATTERNS:
+        for match in pattern.finditer(text):
+            name = (match.groupdict().get("m") or match.group(1)).strip(" .,'")
+            if _looks_like_merchant(name):
+                return name
+    return None
+
+
+def _looks_like_merchant(name: str) -> bool:
+    words = name.lower().split()
+    if not words or all(word in NOT_MERCHANTS for word in words):
+        return False
+    # "the 15000 payment" names an amount, "the T-1 charge" a reference.
+    return not (AMOUNT_RE.fullmatch(name) or REFERENCE_RE.fullmatch(name) or words[0] in NOT_MERCHANTS)
+
+
+def find_reason(text: str) -> str:
+    match = REASON_RE.search(text)
+    if match:
+        reason = match["reason"].strip(" ,;:-")
+        if reason:
+            return reason[:1].upper() + reason[1:120]
+    for pattern, reason in REASON_CUES:
+        if pattern.search(text):
+            return reason
+    return DEFAULT_REASON

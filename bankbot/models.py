@@ -1,0 +1,53 @@
+"""The chat: conversations and their messages."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from accounts.models import Customer
+
+
+class Conversation(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="conversations")
+    title = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["customer", "-created_at"], name="conversation_recent_idx")]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        CUSTOMER = "customer", "Customer"
+        ASSISTANT = "assistant", "Assistant"
+        TOOL = "tool", "Tool"
+        SYSTEM = "system", "System"
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.PROTECT, related_name="messages")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    text = models.TextField(blank=True)
+    # An explicit UI choice ("Dispute" on a statement row, "Block" on a card):
+    # authored by the customer, so it may enter the mandate (G7).
+    ui_action = models.JSONField(null=True, blank=True)
+    # For role=assistant: the tool calls the model made; for role=tool: the
+    # call id answered and the structured result.
+    payload = models.JSONField(null=True, blank=True)
+    # The browser's id for a customer message, so a resent frame is stored once.
+    client_message_id = models.CharField(max_length=64, null=True, blank=True)
+    flagged = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation", "client_message_id"],
+                name="message_client_id_unique_per_conversation",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.text[:40]}"

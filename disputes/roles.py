@@ -1,0 +1,37 @@
+"""The Support group: what support staff may do in admin, and nothing more."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+
+SUPPORT_GROUP = "Support"
+
+# (app_label, codename). Staff change disputes (through the review workflow)
+# and only look at everything else.
+SUPPORT_PERMISSIONS = [
+    ("disputes", "view_dispute"),
+    ("disputes", "change_dispute"),
+    ("accounts", "view_customer"),
+    ("accounts", "view_account"),
+    ("accounts", "view_card"),
+    ("accounts", "view_transaction"),
+    ("tools", "view_toolcalltrace"),
+    ("tools", "view_proposal"),
+    ("tools", "view_confirmation"),
+]
+
+
+def support_group_ensure(*, using: str = "default") -> Group:
+    """Create the Support group or reset it to exactly SUPPORT_PERMISSIONS."""
+    group, _ = Group.objects.using(using).get_or_create(name=SUPPORT_GROUP)
+    wanted = []
+    for app_label, codename in SUPPORT_PERMISSIONS:
+        perm = (
+            Permission.objects.using(using)
+            .filter(content_type__app_label=app_label, codename=codename)
+            .first()
+        )
+        if perm is not None:  # the app may not be migrated yet
+            wanted.append(perm)
+    group.permissions.set(wanted)
+    return group

@@ -1,0 +1,159 @@
+"""Opening disputes. One service per state change; every caller goes through it."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal, InvalidOperation
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.errors import Conflict, InvalidInput, RuleViolation
+from accounts.models import Customer, Transaction
+from accounts.selectors import transaction_get
+from disputes.models import Dispute
+
+MAX_REASON_LENGTH = 500
+# The first dispute is D-881, the public reference DESIGN.md uses as its example.
+REFERENCE_OFFSET = 880
+
+
+@dataclass(frozen=True)
+class DisputeResult:
+    dispute: Dispute
+    replayed: bool  # True when the idempotency key had already opened this dispute
+
+    def as_dict(self) -> dict[str, str]:
+        return dispute_as_dict(self.dispute)
+
+
+def dispute_as_dict(dispute: Dispute) -> dict[str, str]:
+    return {
+        "dispute_id": str(dispute.reference),
+        "status": dispute.status,
+        "amount_kzt": f"{dispute.amount:.2f}",
+        "transaction": dispute.transaction.reference,
+    }
+
+
+def parse_amount(value: object) -> Decimal:
+    """A positive KZT amount with at most two decimals; never a float."""
+    if isinstance(value, float):
+        raise InvalidInput("Give the amount as a decimal string, e.g. 15000.00.", code="invalid_amount")
+    try:
+        amount = Decimal(str(value).strip().replace(" ", "").replace(",", "."))
+    except InvalidOperation:
+        raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount") from None
+    if not amount.is_finite():
+        raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount")
+    if amount <= 0:
+        raise InvalidInput("The amount must be greater than zero.", code="invalid_amount")
+    if amount != amount.quantize(Decimal("0.01")):
+        raise InvalidInput("Amounts have at most two decimal places.", code="invalid_amount")
+    return amount.quantize(Decimal("0.01"))
+
+
+def dispute_check(*, transaction: Transaction, amount: Decimal) -> None:
+    """The business rules for opening a dispute, shared by the harness's policy
+    (to refuse before proposing) and by dispute_open (to refuse at execution)."""
+    window = timedelta(days=settings.BANKBOT_DISPUTE_WINDOW_DAYS)
+    if transaction.posted_at < timezone.now() - window:
+        raise RuleViolation(
+            f"Transaction {transaction.reference} was posted on "
+            f"{timezone.localdate(transaction.posted_at):%Y-%m-%d}, more than "
+            f"{window.days} days ago; disputes are not accepted after {window.days} days.",
+            code="dispute_window_closed",
+        )
+    if amount > transaction.amount:
+        raise RuleViolation(
+            f"The disputed amount {amount:.2f} KZT is more than the transaction's "
+            f"{transaction.amount:.2f} KZT.",
+            code="amount_exceeds_transaction",
+        )
+    open_dispute = transaction.disputes.filter(status__in=Dispute.OPEN_STATUSES).first()
+    if open_dispute is not None:
+        raise Conflict(
+            f"Transaction {transaction.reference} already has an open dispute, "
+            f"{open_dispute.reference}; you will hear about it there.",
+            code="dispute_already_open",
+        )
+
+
+def dispute_open(
+    *,
+    customer: Customer,
+    transaction_reference: str,
+    amount: object,
+    reason: str,
+    idempotency_key: uuid.UUID,
+) -> DisputeResult:
+    """Open a dispute about one of the customer's transactions.
+
+    The idempotency key is the confirmation's: a second call with the same key
+    and the same parameters returns the first dispute (replayed); with other
+    parameters it is an error. The database's unique constraints keep both
+    promises across workers.
+    """
+    if not isinstance(idempotency_key, uuid.UUID):
+        raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
+    parsed_amount = parse_amount(amount)
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("Say briefly why you dispute the transaction.", code="reason_required")
+    if len(reason) > MAX_REASON_LENGTH:
+        raise InvalidInput(
+            f"The reason is too long; keep it under {MAX_REASON_LENGTH} characters.",
+            code="reason_too_long",
+        )
+
+    with transaction.atomic():
+        replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount)
+        if replay is not None:
+            return replay
+        txn = transaction_get(customer=customer, reference=transaction_reference)
+        dispute_check(transaction=txn, amount=parsed_amount)
+        try:
+            with transaction.atomic():  # a savepoint: a lost race must not poison the outer one
+                dispute = Dispute.objects.create(
+                    customer=customer,
+                    transaction=txn,
+                    amount=parsed_amount,
+                    reason=reason,
+                    idempotency_key=idempotency_key,
+                )
+        except IntegrityError:
+            # Another worker won the race: either with this very key (a retry)
+            # or with another confirmation for the same transaction.
+            replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount)
+            if replay is not None:
+                return replay
+            dispute_check(transaction=txn, amount=parsed_amount)
+            raise
+        dispute.reference = f"D-{REFERENCE_OFFSET + dispute.pk}"
+        dispute.save(update_fields=["reference"])
+        return DisputeResult(dispute=dispute, replayed=False)
+
+
+def _dispute_for_key(
+    customer: Customer, key: uuid.UUID, reference: str, amount: Decimal
+) -> DisputeResult | None:
+    existing = (
+        Dispute.objects.select_related("transaction").filter(idempotency_key=key).first()
+    )
+    if existing is None:
+        return None
+    same = (
+        existing.customer_id == customer.pk
+        and existing.transaction.reference == str(reference).strip().upper()
+        and existing.amount == amount
+    )
+    if not same:
+        raise Conflict(
+            "This confirmation was already used for a different dispute; "
+            "ask the assistant to prepare the new one.",
+            code="idempotency_key_reused",
+        )
+    return DisputeResult(dispute=existing, replayed=True)

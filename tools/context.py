@@ -1,0 +1,59 @@
+"""ActionContext: who is acting, with which scopes and mandate — from the session only (G1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from accounts.models import Customer
+from bankbot.models import Conversation
+from tools.mandate import Mandate
+
+READ_STATEMENTS = "statements:read"
+READ_CARDS = "cards:read"
+BLOCK_CARDS = "cards:block"
+OPEN_DISPUTES = "disputes:open"
+
+CUSTOMER_SCOPES = frozenset({READ_STATEMENTS, READ_CARDS, BLOCK_CARDS, OPEN_DISPUTES})
+
+
+class InvalidAuthorizationContext(Exception):
+    def __init__(self) -> None:
+        super().__init__("invalid authorization context")
+
+
+@dataclass(frozen=True)
+class ActionContext:
+    customer: Customer
+    conversation: Conversation
+    scopes: frozenset[str]
+    mandate: Mandate = field(default_factory=Mandate)
+
+    def has_scopes(self, required: frozenset[str]) -> bool:
+        return required <= self.scopes
+
+
+def action_context_for(
+    user: object,
+    conversation: Conversation,
+    *,
+    mandate: Mandate | None = None,
+    scopes: frozenset[str] = CUSTOMER_SCOPES,
+) -> ActionContext:
+    """Build the context from an authenticated user (``request.user`` or
+    ``scope["user"]``). Anything else — a string, None, an anonymous user, a
+    staff user with no customer, someone else's conversation — is refused."""
+    if not isinstance(user, AbstractBaseUser) or not user.is_authenticated or not user.is_active:
+        raise InvalidAuthorizationContext()
+    customer = Customer.objects.filter(user=user).first()
+    if customer is None or not isinstance(conversation, Conversation):
+        raise InvalidAuthorizationContext()
+    if conversation.customer_id != customer.pk:
+        raise InvalidAuthorizationContext()
+    return ActionContext(
+        customer=customer,
+        conversation=conversation,
+        scopes=frozenset(scopes),
+        mandate=mandate if mandate is not None else Mandate(),
+    )

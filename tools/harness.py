@@ -1,0 +1,142 @@
+"""The guarded harness: every tool call the model makes goes through ``GuardedHarness.call``.
+
+Unknown tool → denied. Arguments → validated by the tool's Pydantic model.
+Scopes, business rules and the mandate → ``denial_reason``. A read runs at once
+on a path that cannot write; a write becomes a proposal, and the model hears
+only that it awaits the customer's confirmation. Every decision is traced.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+
+from accounts.errors import DomainError
+from tools.context import ActionContext, InvalidAuthorizationContext
+from tools.models import Proposal
+from tools.policy import Denial, denial_reason, parse_call
+from tools.proposals import proposal_create
+from tools.provenance import Source, external_sources, render_for_model
+from tools.specs import openai_tools
+from tools.trace import trace_record
+
+AWAITING = (
+    "Shown to the customer as a card with Confirm and Decline. Nothing has happened yet "
+    "and you cannot make it happen: only the customer's click can. Tell them what to check."
+)
+
+
+class ReadOnlyViolation(Exception):
+    """A read tool tried to change the database."""
+
+
+@contextmanager
+def read_only() -> Iterator[None]:
+    """Reads cannot write (G2): any statement but a SELECT is refused."""
+
+    def guard(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if not sql.lstrip().upper().startswith("SELECT"):
+            raise ReadOnlyViolation(f"a read tool tried to run: {sql[:60]}")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(guard):
+        yield
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    tool: str
+    status: str  # "ok" | "awaiting_confirmation" | "error"
+    data: Any = None
+    error: Denial | None = None
+    proposal: Proposal | None = None
+
+    def message(self) -> dict[str, Any]:
+        """The structured answer (G8), with External values still marked."""
+        answer: dict[str, Any] = {"status": self.status, "tool": self.tool}
+        if self.status == "ok":
+            answer["data"] = self.data
+        elif self.status == "awaiting_confirmation" and self.proposal is not None:
+            answer.update(proposal=self.proposal.reference, summary=self.proposal.summary,
+                          message=AWAITING)
+        elif self.error is not None:
+            answer["error"] = self.error.as_dict()
+        return answer
+
+    def for_model(self) -> str:
+        return render_for_model(self.message())
+
+
+@dataclass
+class GuardedHarness:
+    ctx: ActionContext
+    # External text already in the model's context this conversation; a
+    # proposal records them so the confirm card can warn the customer.
+    sources: list[Source] = field(default_factory=list)
+    name = "guarded"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ctx, ActionContext):
+            raise InvalidAuthorizationContext()
+
+    def tools(self) -> list[dict[str, Any]]:
+        return openai_tools()
+
+    def call(self, name: Any, raw_arguments: Any) -> ToolOutcome:
+        started = time.perf_counter()
+        raw_text = raw_arguments if isinstance(raw_arguments, str) else json.dumps(
+            raw_arguments, default=str)
+        tool = str(name)[:50]
+        try:
+            arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else (
+                raw_arguments)
+        except json.JSONDecodeError as error:
+            return self._deny(tool, raw_text, Denial(
+                "invalid_json", f"The arguments for {tool} are not valid JSON ({error.msg})."),
+                started)
+        if arguments is None:
+            arguments = {}
+        parsed = parse_call(name, arguments)
+        if isinstance(parsed, Denial):
+            return self._deny(tool, raw_text, parsed, started)
+        spec, args = parsed
+        validated = args.model_dump(mode="json")
+        denial = denial_reason(self.ctx, spec, args)
+        if denial is not None:
+            return self._deny(tool, raw_text, denial, started, validated)
+        if spec.effect == "read":
+            try:
+                with read_only():
+                    data = spec.run(self.ctx, args)
+            except DomainError as error:
+                return self._deny(tool, raw_text, Denial(error.code, error.message),
+                                  started, validated)
+            self.sources += external_sources(tool, data)
+            trace_record(event="called", decision="ok", tool=tool, ctx=self.ctx,
+                         raw_args=raw_text, validated_args=validated, result=data,
+                         latency_ms=_ms(started))
+            return ToolOutcome(tool=tool, status="ok", data=data)
+        proposal = proposal_create(self.ctx, spec, args, self.sources)
+        trace_record(event="proposed", decision="allow", tool=tool, ctx=self.ctx,
+                     proposal=proposal, raw_args=raw_text, validated_args=validated,
+                     result={"proposal": proposal.reference, "summary": proposal.summary,
+                             "external_sources": proposal.external_sources},
+                     latency_ms=_ms(started))
+        return ToolOutcome(tool=tool, status="awaiting_confirmation", proposal=proposal)
+
+    def _deny(self, tool: str, raw_text: str, denial: Denial, started: float,
+              validated: dict | None = None) -> ToolOutcome:
+        trace_record(event="denied", decision="deny", tool=tool, ctx=self.ctx,
+                     raw_args=raw_text[:4000], validated_args=validated,
+                     reason_code=denial.code, reason=denial.message, latency_ms=_ms(started))
+        return ToolOutcome(tool=tool, status="error", error=denial)
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000

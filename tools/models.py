@@ -1,0 +1,163 @@
+"""What the harness stores: proposals, confirmations, idempotency records, the trace."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import Customer
+from bankbot.models import Conversation
+
+
+class Proposal(models.Model):
+    """A write the model asked for and policy allowed, waiting for the customer's click."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        CONFIRMED = "confirmed", "Confirmed, executing"
+        EXECUTED = "executed", "Executed"
+        FAILED = "failed", "Failed"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="proposals")
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.PROTECT, related_name="proposals"
+    )
+    tool = models.CharField(max_length=50)
+    args = models.JSONField()  # canonical, validated arguments
+    args_digest = models.CharField(max_length=64)
+    summary = models.CharField(max_length=200)
+    # External text the model had read this turn before proposing (G6): shown
+    # on the confirm card as a warning.
+    external_sources = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    # A failed execution that may be retried with the same idempotency key.
+    retryable = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["customer", "status"], name="proposal_customer_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.summary} ({self.status})"
+
+    @property
+    def reference(self) -> str:
+        return f"P-{self.public_id.hex[:12]}"
+
+
+class Confirmation(models.Model):
+    """The customer's click. One per proposal; its key makes the write idempotent (G5)."""
+
+    proposal = models.OneToOneField(Proposal, on_delete=models.PROTECT, related_name="confirmation")
+    idempotency_key = models.UUIDField(unique=True, editable=False)
+    approver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.proposal} by {self.approver}"
+
+
+class IdempotencyRecord(models.Model):
+    """Stripe-style record of one keyed execution: same key, same fingerprint → same answer."""
+
+    class State(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        COMPLETED = "completed", "Completed"
+
+    key = models.UUIDField(unique=True)
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT)
+    fingerprint = models.CharField(max_length=120)  # tool + ":" + args digest
+    state = models.CharField(max_length=12, choices=State.choices, default=State.IN_PROGRESS)
+    response = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    # While in progress, the executor holds a lease; a worker that died
+    # mid-call leaves a lapsed lease that a retry may take over.
+    locked_until = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state="in_progress") | Q(response__isnull=False),
+                name="completed_record_has_response",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.state}"
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """The trace is evidence: rows are added, never changed or removed (G9)."""
+
+    def update(self, **kwargs: object) -> int:
+        raise PermissionError("the tool-call trace is append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the tool-call trace is append-only")
+
+
+class ToolCallTrace(models.Model):
+    class Event(models.TextChoices):
+        CALLED = "called", "Read call"
+        PROPOSED = "proposed", "Proposed"
+        DENIED = "denied", "Denied"
+        CONFIRMED = "confirmed", "Confirmed"
+        EXECUTED = "executed", "Executed"
+        REPLAYED = "replayed", "Replayed"
+        FAILED = "failed", "Failed"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+        FLAGGED = "flagged", "Output flagged"
+        MODEL_ERROR = "model_error", "Model error"
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    harness = models.CharField(max_length=10, default="guarded")
+    event = models.CharField(max_length=12, choices=Event.choices)
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, null=True, blank=True)
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.PROTECT, null=True, blank=True
+    )
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.PROTECT, null=True, blank=True, related_name="trace"
+    )
+    tool = models.CharField(max_length=50, blank=True)
+    mandate = models.JSONField(null=True, blank=True)
+    raw_args = models.TextField(blank=True)
+    validated_args = models.JSONField(null=True, blank=True)
+    decision = models.CharField(max_length=10)  # allow / deny / ok / error
+    reason_code = models.CharField(max_length=50, blank=True)
+    reason = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True)
+    idempotency_key = models.UUIDField(null=True, blank=True, db_index=True)
+    approver = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    latency_ms = models.FloatField(default=0)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.tool} {self.decision}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        # Integrity, not business logic: an existing row is never rewritten.
+        if self.pk is not None:
+            raise PermissionError("the tool-call trace is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the tool-call trace is append-only")

@@ -1,0 +1,247 @@
+"""The tools the model may call: an explicit registry (G2).
+
+Each tool is a typed function whose first argument is the ActionContext, plus a
+Pydantic argument model. No argument names a customer or an account: whose data
+it is comes from ``ctx.customer`` alone (G1).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Literal
+
+from django.utils import timezone
+from openai import pydantic_function_tool
+from pydantic import BaseModel, ConfigDict, Field
+
+from accounts.errors import RuleViolation
+from accounts.models import Card, Transaction
+from accounts.selectors import (
+    card_get,
+    cards_for_customer,
+    statement_for_month,
+    transaction_get,
+    transactions_find,
+)
+from accounts.services import card_block
+from disputes.services import dispute_check, dispute_open, parse_amount
+from tools.context import (
+    BLOCK_CARDS,
+    OPEN_DISPUTES,
+    READ_CARDS,
+    READ_STATEMENTS,
+    ActionContext,
+)
+from tools.mandate import BLOCK_CARD, RAISE_DISPUTE, transaction_is_traceable
+from tools.provenance import MERCHANT, External
+
+MONTH_PATTERN = r"^\d{4}-(0[1-9]|1[0-2])$"
+AMOUNT_PATTERN = r"^\d{1,12}(\.\d{1,2})?$"
+
+
+class ToolArgs(BaseModel):
+    # Extra fields are an error, not something to ignore: a model that sends
+    # account_id is told so (G1, G8).
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class GetStatementArgs(ToolArgs):
+    """Read the customer's own statement for one calendar month: every transaction with
+    its reference, date, amount, card, merchant and description, and the month's total."""
+
+    month: str = Field(pattern=MONTH_PATTERN, description="The month, as YYYY-MM.")
+
+
+class ListCardsArgs(ToolArgs):
+    """List the customer's own cards: last four digits, label and status."""
+
+
+class FindTransactionsArgs(ToolArgs):
+    """Find up to 10 of the customer's own transactions by merchant name, exact amount
+    and/or month, newest first. Use it to find the reference of a transaction to dispute."""
+
+    merchant: str | None = Field(max_length=100, description="Part of the merchant's name.")
+    amount: str | None = Field(pattern=AMOUNT_PATTERN, description="Exact amount in KZT.")
+    month: str | None = Field(pattern=MONTH_PATTERN, description="The month, as YYYY-MM.")
+
+
+class BlockCardArgs(ToolArgs):
+    """Propose blocking one of the customer's cards. Nothing happens until the customer
+    presses Confirm on the card shown to them."""
+
+    card: str = Field(pattern=r"^\d{4}$", description="The card's last four digits.")
+
+
+class RaiseDisputeArgs(ToolArgs):
+    """Propose opening a dispute about one of the customer's transactions. Nothing happens
+    until the customer presses Confirm on the card shown to them."""
+
+    transaction: str = Field(pattern=r"^T-\d{3,12}$", description="Reference, e.g. T-10452.")
+    amount: str = Field(pattern=AMOUNT_PATTERN, description="Disputed amount in KZT.")
+    reason: str = Field(min_length=3, max_length=500, description="Why, in a few words.")
+
+
+def _transaction(txn: Transaction) -> dict[str, Any]:
+    return {
+        "reference": txn.reference,
+        "posted_at": timezone.localdate(txn.posted_at).isoformat(),
+        "amount_kzt": f"{txn.amount:.2f}",
+        "card": txn.card.last4 if txn.card else None,
+        "merchant": External(txn.merchant, MERCHANT),
+        "description": External(txn.description, MERCHANT),
+    }
+
+
+def _card(card: Card) -> dict[str, str]:
+    return {"card": card.last4, "label": card.masked, "status": card.status}
+
+
+# --- read tools -------------------------------------------------------------
+
+def get_statement(ctx: ActionContext, args: GetStatementArgs) -> dict[str, Any]:
+    statement = statement_for_month(customer=ctx.customer, month=args.month)
+    return {
+        "month": str(statement.month),
+        "currency": "KZT",
+        "transactions": [_transaction(t) for t in statement.transactions],
+        "count": statement.count,
+        "total_kzt": f"{statement.total:.2f}",
+        "has_more": statement.has_more,
+    }
+
+
+def list_cards(ctx: ActionContext, args: ListCardsArgs) -> dict[str, Any]:
+    return {"cards": [_card(c) for c in cards_for_customer(customer=ctx.customer)]}
+
+
+def find_transactions(ctx: ActionContext, args: FindTransactionsArgs) -> dict[str, Any]:
+    rows = transactions_find(
+        customer=ctx.customer,
+        merchant=args.merchant,
+        amount=Decimal(args.amount) if args.amount else None,
+        month=args.month,
+    )
+    return {"transactions": [_transaction(t) for t in rows], "count": len(rows)}
+
+
+# --- write tools: check (business rules), target (mandate), summary, execute ---
+
+def block_card_check(ctx: ActionContext, args: BlockCardArgs) -> None:
+    card = card_get(customer=ctx.customer, last4=args.card)
+    if card.status == Card.Status.BLOCKED:
+        raise RuleViolation(f"Card {card.masked} is already blocked; nothing to do.",
+                            code="card_already_blocked")
+
+
+def block_card_target(ctx: ActionContext, args: BlockCardArgs) -> bool:
+    if args.card in ctx.mandate.cards:
+        return True
+    # "Block my card" names no digits: it can only mean the one active card.
+    active = [c for c in cards_for_customer(customer=ctx.customer) if c.status == "active"]
+    return ctx.mandate.any_card and len(active) == 1 and active[0].last4 == args.card
+
+
+def block_card_summary(ctx: ActionContext, args: BlockCardArgs) -> str:
+    return f"Block card {card_get(customer=ctx.customer, last4=args.card).masked}"
+
+
+def block_card(ctx: ActionContext, args: BlockCardArgs, *, idempotency_key: uuid.UUID) -> dict:
+    return card_block(customer=ctx.customer, last4=args.card,
+                      idempotency_key=idempotency_key).as_dict()
+
+
+def raise_dispute_check(ctx: ActionContext, args: RaiseDisputeArgs) -> None:
+    txn = transaction_get(customer=ctx.customer, reference=args.transaction)
+    dispute_check(transaction=txn, amount=parse_amount(args.amount))
+
+
+def raise_dispute_target(ctx: ActionContext, args: RaiseDisputeArgs) -> bool:
+    txn = transaction_get(customer=ctx.customer, reference=args.transaction)
+    amount = parse_amount(args.amount)
+    traceable = transaction_is_traceable(
+        ctx.mandate, reference=txn.reference, merchant=txn.merchant, amount=txn.amount,
+        posted_on=timezone.localdate(txn.posted_at),
+    )
+    # The amount is the customer's too: one they stated, or the whole transaction.
+    amount_ok = amount in ctx.mandate.amounts or amount == txn.amount
+    return traceable and amount_ok
+
+
+def raise_dispute_summary(ctx: ActionContext, args: RaiseDisputeArgs) -> str:
+    txn = transaction_get(customer=ctx.customer, reference=args.transaction)
+    return (f"Dispute {parse_amount(args.amount):.2f} KZT of transaction {txn.reference} "
+            f"({timezone.localdate(txn.posted_at):%Y-%m-%d})")
+
+
+def raise_dispute(ctx: ActionContext, args: RaiseDisputeArgs, *,
+                  idempotency_key: uuid.UUID) -> dict:
+    return dispute_open(customer=ctx.customer, transaction_reference=args.transaction,
+                        amount=args.amount, reason=args.reason,
+                        idempotency_key=idempotency_key).as_dict()
+
+
+# --- the registry -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    args: type[ToolArgs]
+    effect: Literal["read", "write"]
+    scopes: frozenset[str]
+    run: Callable[..., dict[str, Any]]
+    # Writes only:
+    operation: str = ""  # the mandate operation it needs
+    check: Callable[[ActionContext, Any], None] | None = None
+    target: Callable[[ActionContext, Any], bool] | None = None
+    summary: Callable[[ActionContext, Any], str] | None = None
+    autonomy: str = ""
+
+    @property
+    def description(self) -> str:
+        return " ".join((self.args.__doc__ or "").split())
+
+    def openai_schema(self) -> dict[str, Any]:
+        return dict(pydantic_function_tool(self.args, name=self.name,
+                                           description=self.description))
+
+
+REGISTRY: dict[str, ToolSpec] = {
+    "get_statement": ToolSpec(
+        name="get_statement", args=GetStatementArgs, effect="read",
+        scopes=frozenset({READ_STATEMENTS}), run=get_statement,
+        autonomy="Runs at once, on a path that cannot write.",
+    ),
+    "list_cards": ToolSpec(
+        name="list_cards", args=ListCardsArgs, effect="read",
+        scopes=frozenset({READ_CARDS}), run=list_cards,
+        autonomy="Runs at once, on a path that cannot write.",
+    ),
+    "find_transactions": ToolSpec(
+        name="find_transactions", args=FindTransactionsArgs, effect="read",
+        scopes=frozenset({READ_STATEMENTS}), run=find_transactions,
+        autonomy="Runs at once, on a path that cannot write; at most 10 rows.",
+    ),
+    "block_card": ToolSpec(
+        name="block_card", args=BlockCardArgs, effect="write",
+        scopes=frozenset({READ_CARDS, BLOCK_CARDS}), run=block_card, operation=BLOCK_CARD,
+        check=block_card_check, target=block_card_target, summary=block_card_summary,
+        autonomy="None: only proposed. Runs after the customer presses Confirm on the "
+                 "exact card shown; the card must be one the customer named.",
+    ),
+    "raise_dispute": ToolSpec(
+        name="raise_dispute", args=RaiseDisputeArgs, effect="write",
+        scopes=frozenset({READ_STATEMENTS, OPEN_DISPUTES}), run=raise_dispute,
+        operation=RAISE_DISPUTE, check=raise_dispute_check, target=raise_dispute_target,
+        summary=raise_dispute_summary,
+        autonomy="None: only proposed. Runs after the customer presses Confirm on the exact "
+                 "transaction and amount shown, which the customer must have identified.",
+    ),
+}
+
+
+def openai_tools() -> list[dict[str, Any]]:
+    """The tool list sent to the model (the guarded harness's)."""
+    return [spec.openai_schema() for spec in REGISTRY.values()]
