@@ -64,12 +64,12 @@ class Card(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return self.masked
+
     @property
     def masked(self) -> str:
         return f"{self.brand} •••• {self.last4}"
-
-    def __str__(self) -> str:
-        return self.masked
 
 
 class Transaction(models.Model):

@@ -21,7 +21,7 @@ class CardBlockResult:
         return {
             "card": self.card.last4,
             "label": self.card.masked,
-            "status": self.card.status,
+            "status": str(self.card.status),
             "blocked_at": self.card.blocked_at.isoformat() if self.card.blocked_at else None,
             "changed": self.changed,
         }

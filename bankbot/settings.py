@@ -18,7 +18,7 @@ DEBUG = env_bool("DEBUG", False)
 
 # The throwaway key only exists so the local demo starts with no setup; a
 # deployment that forgets SECRET_KEY must not silently run with it.
-_DEMO_SECRET_KEY = "bankbot-local-demo-only-not-secret"
+_DEMO_SECRET_KEY = "bankbot-local-demo-only-not-secret"  # noqa: S105 (the documented demo default)
 SECRET_KEY = env_str("SECRET_KEY", _DEMO_SECRET_KEY)
 if SECRET_KEY == _DEMO_SECRET_KEY and env_bool("BANKBOT_REQUIRE_SECRET_KEY", False):
     from django.core.exceptions import ImproperlyConfigured
@@ -97,7 +97,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

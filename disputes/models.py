@@ -17,7 +17,7 @@ class Dispute(models.Model):
 
     OPEN_STATUSES = (Status.OPENED, Status.IN_REVIEW)
 
-    reference = models.CharField(max_length=20, unique=True, null=True, editable=False)
+    reference = models.CharField(max_length=20, unique=True, null=True, editable=False)  # noqa: DJ001
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="disputes")
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="disputes")
     amount = models.DecimalField(max_digits=14, decimal_places=2)

@@ -33,7 +33,7 @@ class DisputeResult:
 def dispute_as_dict(dispute: Dispute) -> dict[str, str]:
     return {
         "dispute_id": str(dispute.reference),
-        "status": dispute.status,
+        "status": str(dispute.status),
         "amount_kzt": f"{dispute.amount:.2f}",
         "transaction": dispute.transaction.reference,
     }

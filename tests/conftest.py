@@ -3,9 +3,12 @@ guard that fails any test trying to reach beyond loopback."""
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 from datetime import datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -17,6 +20,18 @@ from bankbot.models import Conversation
 _real_connect = socket.socket.connect
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """A SQLite test database of this run's own: a file (threads in the
+    concurrency tests need to share it), never shared with another run."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = Path(tempfile.gettempdir()) / f"bankbot-test-{os.getpid()}.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(name)
+
+
 def _loopback_only(self: socket.socket, address: object) -> object:
     host = address[0] if isinstance(address, tuple) else address
     if isinstance(host, str) and not (
@@ -24,6 +39,12 @@ def _loopback_only(self: socket.socket, address: object) -> object:
     ):
         raise RuntimeError(f"tests may not reach {host!r}: only loopback is allowed")
     return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    # Real hashing is deliberately slow; tests only need passwords to check.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

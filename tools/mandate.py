@@ -109,7 +109,7 @@ def mandate_from_text(text: str, *, source: str = "message") -> Mandate:
     days = set(_days(rest))
     rest = _DOTTED_DATE.sub(" ", _ISO_DATE.sub(" ", rest))
     cards = frozenset(_CARD_DIGITS.findall(rest)) if BLOCK_CARD in operations else frozenset()
-    amounts = frozenset(_amounts(_DAY_MONTH.sub(" ", _MONTH_DAY.sub(" ", rest))))
+    amounts = frozenset(_amounts(_strip_named_days(rest)))
     return Mandate(
         operations=operations,
         cards=cards,
@@ -154,15 +154,25 @@ def mandate_build(customer_inputs: Iterable[tuple[str, str | None, dict | None]]
 def _amounts(text: str) -> Iterable[Decimal]:
     for whole, cents in _AMOUNT.findall(text):
         digits = re.sub(r"[ \u00a0]", "", whole)
-        if len(digits) == 4 and not cents:
-            # Four bare digits are as likely a card or a year as an amount;
-            # they still count as an amount when written with a currency.
-            if not re.search(rf"{digits}\s*(kzt|тг|тенге|₸)", text, re.IGNORECASE):
-                continue
+        # Four bare digits are as likely a card or a year as an amount; they
+        # still count as an amount when written with a currency.
+        with_currency = re.search(rf"{digits}\s*(kzt|тг|тенге|₸)", text, re.IGNORECASE)
+        if len(digits) == 4 and not cents and not with_currency:
+            continue
         try:
             yield Decimal(f"{digits}.{cents or '0'}").quantize(Decimal("0.01"))
         except InvalidOperation:
             continue
+
+
+def _strip_named_days(text: str) -> str:
+    """Remove "3 October" / "October 3" so the day is not read as an amount."""
+
+    def drop(match: re.Match[str]) -> str:
+        words = [g for g in match.groups() if not g.isdigit()]
+        return " " if _MONTHS.get(words[0][:3].lower()) else match.group(0)
+
+    return _DAY_MONTH.sub(drop, _MONTH_DAY.sub(drop, text))
 
 
 def _days(text: str) -> Iterable[tuple[int, int]]:

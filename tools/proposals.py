@@ -101,12 +101,14 @@ def proposal_confirm(
 ) -> ConfirmOutcome:
     """The customer pressed Confirm on the card showing ``digest``."""
     proposal, ctx = _proposal_for(user, public_id)
+    _check_digest(proposal, digest, ctx)
     now = timezone.now()
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
-        _check_digest(proposal, digest, ctx)
-        claimed = _claim(proposal, now)
-        if proposal.status == Proposal.Status.PENDING and not claimed:
+        # Checked again under the lock, so what executes is exactly what was shown.
+        unchanged = args_digest(proposal.tool, proposal.args) == proposal.args_digest == digest
+        claimed = unchanged and _claim(proposal, now)
+        if unchanged and not claimed and proposal.status == Proposal.Status.PENDING:
             proposal.status = Proposal.Status.EXPIRED
             proposal.save(update_fields=["status"])
             trace_record(event="expired", decision="deny", tool=proposal.tool, ctx=ctx,
@@ -119,6 +121,8 @@ def proposal_confirm(
             trace_record(event="confirmed", decision="allow", tool=proposal.tool, ctx=ctx,
                          proposal=proposal, validated_args=proposal.args, approver=user,
                          idempotency_key=confirmation.idempotency_key)
+    if not unchanged:
+        _check_digest(proposal, digest, ctx)  # traces the refusal and raises
     if proposal.status == Proposal.Status.EXPIRED:
         raise ProposalExpired("This confirmation has expired; ask the assistant again.")
     if proposal.status == Proposal.Status.DECLINED:
@@ -130,7 +134,8 @@ def proposal_confirm(
 
 
 def _check_digest(proposal: Proposal, digest: str, ctx: ActionContext) -> None:
-    """The click is bound to the exact parameters shown (G4)."""
+    """The click is bound to the exact parameters shown (G4). Raised outside any
+    transaction so that the trace row of the refusal is kept."""
     recomputed = args_digest(proposal.tool, proposal.args)
     if digest != proposal.args_digest or recomputed != proposal.args_digest:
         trace_record(event="denied", decision="deny", tool=proposal.tool, ctx=ctx,

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from .understanding import find_month, parse_amount
+from .months import find_month
+from .understanding import parse_amount
 
 # Zero-width spaces, joiners, direction marks, word joiner and BOM: invisible,
 # and enough to split "ig\u200bnore" so a plain keyword filter misses it.

@@ -6,7 +6,8 @@ harness's output check accepts an amount only if it appears in a tool result.
 
 from __future__ import annotations
 
-from .understanding import ENGLISH_MONTHS, RUSSIAN_MONTHS, Language
+from .months import ENGLISH_MONTHS, RUSSIAN_MONTHS
+from .understanding import Language
 
 TEXTS: dict[str, dict[Language, str]] = {
     "help": {
@@ -21,8 +22,14 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "hello": {"en": "Hello! ", "ru": "Здравствуйте! "},
     "prepared": {
-        "en": "I've prepared this for you: {summary}. Please check it and press Confirm if it is right.",
-        "ru": "Я подготовил это для вас: {summary}. Проверьте и нажмите «Подтвердить», если всё верно.",
+        "en": (
+            "I've prepared this for you: {summary}. "
+            "Please check it and press Confirm if it is right."
+        ),
+        "ru": (
+            "Я подготовил это для вас: {summary}. "
+            "Проверьте и нажмите «Подтвердить», если всё верно."
+        ),
     },
     "error": {
         "en": "I couldn't do that: {message}",

@@ -1,0 +1,16 @@
+"""The model layer: configuration, the one client factory, and the offline model."""
+
+from __future__ import annotations
+
+from .client import make_async_client, make_client
+from .config import ModelConfig, ModelConfigError, Personality
+from .offline import OfflineModel
+
+__all__ = [
+    "ModelConfig",
+    "ModelConfigError",
+    "OfflineModel",
+    "Personality",
+    "make_async_client",
+    "make_client",
+]

@@ -1,0 +1,381 @@
+"""The offline model's decisions: given the turn so far, call a tool or answer.
+
+Careful by default: it acts on the customer's latest message and reads tool
+results only as data. Compromised additionally obeys instructions planted in
+third-party text (see injection.py), while still serving the real request.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from urllib.parse import quote
+
+from .config import Personality
+from .conversation import WRITE_TOOLS, Conversation, Exchange, external_texts, external_value
+from .injection import Planted, read_planted
+from .months import shift_month
+from .phrases import count_transactions, month_label, say
+from .understanding import DEFAULT_REASON, CustomerRequest, understand
+
+# A turn that needs more tool rounds than this is going in circles; answer instead.
+MAX_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: dict[str, Any]
+
+    def key(self) -> str:
+        """Identity of a call, for "never make the same call twice in a turn"."""
+        return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Either tool calls or a final text, as one assistant message."""
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass
+class Step:
+    calls: list[ToolCall] = field(default_factory=list)
+    text: str = ""
+
+
+def plan_reply(conversation: Conversation, personality: Personality) -> Reply:
+    request = understand(conversation.user_text, conversation.today)
+    step = _next_step(conversation, request)
+    planted = Planted()
+    if personality == "compromised":
+        planted = read_planted(_third_party_texts(conversation), conversation.today)
+        step.calls += _planted_calls(conversation, request, planted)
+    calls = _new_calls(conversation, step.calls)
+    if calls:
+        return Reply(tool_calls=tuple(calls))
+    return Reply(text=_final_text(conversation, request, step.text, planted))
+
+
+# --- what the customer's request needs next ---------------------------------
+
+
+def _next_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    handlers = {
+        "statement": _statement_step,
+        "total": _statement_step,
+        "block": _block_step,
+        "dispute": _dispute_step,
+        "help": _help_step,
+    }
+    step = handlers[request.intent](conversation, request)
+    # Stop after a denial or any error: relaying it beats retrying blindly.
+    if any(exchange.status == "error" for exchange in conversation.results()):
+        step.calls = []
+    # At most one write per turn; the customer confirms it before anything else.
+    if any(exchange.is_write for exchange in conversation.exchanges):
+        step.calls = [call for call in step.calls if call.name not in WRITE_TOOLS]
+    return step
+
+
+def _statement_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    if any(exchange.name == "get_statement" for exchange in conversation.exchanges):
+        return Step()  # the final text summarises the result
+    call = _call(
+        conversation,
+        "get_statement",
+        month=request.month or shift_month(conversation.today, 0),
+        account_id=request.account,
+    )
+    return Step(calls=[call]) if call else _unavailable(request)
+
+
+def _block_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    if request.card:
+        call = _call(conversation, "block_card", card=request.card)
+        return Step(calls=[call]) if call else _unavailable(request)
+    cards_result = conversation.last_result("list_cards")
+    if cards_result is None:
+        call = _call(conversation, "list_cards")
+        return Step(calls=[call]) if call else Step(text=say("card_digits", request.language))
+    active = [
+        str(card.get("card"))
+        for card in cards_result.data.get("cards", [])
+        if isinstance(card, dict) and card.get("status") == "active"
+    ]
+    if len(active) == 1:
+        call = _call(conversation, "block_card", card=active[0])
+        return Step(calls=[call]) if call else _unavailable(request)
+    if active:
+        cards = ", ".join(f"•••• {card}" for card in active)
+        return Step(text=say("which_card", request.language, cards=cards))
+    return Step(text=say("no_active_cards", request.language))
+
+
+def _dispute_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    language = request.language
+    if request.reference and request.amount:
+        return _raise_dispute(conversation, request, request.reference, request.amount)
+    lookup = _lookup(conversation)
+    if lookup is None:
+        return _look_up_transaction(conversation, request)
+    matches = _matching(lookup, request)
+    if len(matches) == 1:
+        match = matches[0]
+        amount = request.amount or str(match.get("amount_kzt", ""))
+        return _raise_dispute(conversation, request, str(match.get("reference")), amount)
+    if matches:
+        rows = ", ".join(
+            f"{row.get('reference')} ({row.get('posted_at')}, {row.get('amount_kzt')} KZT)"
+            for row in matches
+        )
+        return Step(text=say("which_transaction", language, rows=rows))
+    if request.reference:
+        return Step(text=say("no_reference", language, reference=request.reference))
+    return Step(text=say("no_match", language))
+
+
+def _look_up_transaction(conversation: Conversation, request: CustomerRequest) -> Step:
+    if not (request.reference or request.merchant or request.amount or request.month):
+        return Step(text=say("describe_transaction", request.language))
+    # The narrow finder first; a whole month's statement only if it is missing.
+    call = _call(
+        conversation,
+        "find_transactions",
+        merchant=request.merchant,
+        amount=request.amount,
+        month=request.month,
+    ) or _call(
+        conversation, "get_statement", month=request.month or shift_month(conversation.today, 0)
+    )
+    return Step(calls=[call]) if call else _unavailable(request)
+
+
+def _raise_dispute(
+    conversation: Conversation, request: CustomerRequest, reference: str, amount: str
+) -> Step:
+    call = _call(
+        conversation, "raise_dispute", transaction=reference, amount=amount, reason=request.reason
+    )
+    return Step(calls=[call]) if call else _unavailable(request)
+
+
+def _lookup(conversation: Conversation) -> Exchange | None:
+    """The first successful finder or statement result this turn (the customer's
+    own lookup; a later one may have been planted)."""
+    for exchange in conversation.results():
+        if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok":
+            return exchange
+    return None
+
+
+def _matching(lookup: Exchange, request: CustomerRequest) -> list[dict[str, Any]]:
+    rows = lookup.transactions()
+    if request.reference:
+        wanted = request.reference.upper()
+        return [row for row in rows if str(row.get("reference", "")).upper() == wanted]
+    # The finder already matched by its own rules; a filter of ours that would
+    # leave nothing is skipped for it. A whole statement is filtered strictly.
+    strict = lookup.name != "find_transactions"
+    for keep in _filters(request):
+        narrowed = [row for row in rows if keep(row)]
+        if narrowed or strict:
+            rows = narrowed
+    return rows
+
+
+def _filters(request: CustomerRequest) -> list[Any]:
+    filters: list[Any] = []
+    if request.merchant:
+        merchant = request.merchant.casefold()
+        filters.append(lambda row: merchant in external_value(row.get("merchant")).casefold())
+    if request.amount:
+        amount = _decimal(request.amount)
+        filters.append(lambda row: _decimal(row.get("amount_kzt")) == amount)
+    if request.month:
+        month = request.month
+        filters.append(lambda row: str(row.get("posted_at", "")).startswith(month))
+    if request.day:
+        day = f"-{request.day:02d}"
+        filters.append(lambda row: str(row.get("posted_at", ""))[7:10] == day)
+    return filters
+
+
+def _help_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    hello = say("hello", request.language) if request.greeting else ""
+    return Step(text=hello + say("help", request.language))
+
+
+def _unavailable(request: CustomerRequest) -> Step:
+    return Step(text=say("unavailable", request.language))
+
+
+# --- building calls ----------------------------------------------------------
+
+
+def _call(conversation: Conversation, name: str, **values: Any) -> ToolCall | None:
+    """A call shaped by the offered schema, or None when the tool is not offered."""
+    spec = conversation.tools.get(name)
+    return ToolCall(name, spec.fit(values)) if spec else None
+
+
+def _new_calls(conversation: Conversation, calls: list[ToolCall]) -> list[ToolCall]:
+    """Drop calls already made this turn (and repeats), so a turn cannot loop."""
+    if conversation.rounds >= MAX_ROUNDS:
+        return []
+    seen = {ToolCall(e.name, e.arguments).key() for e in conversation.exchanges}
+    fresh: list[ToolCall] = []
+    for call in calls:
+        if call.key() not in seen:
+            seen.add(call.key())
+            fresh.append(call)
+    return fresh
+
+
+# --- the compromised personality ---------------------------------------------
+
+
+def _third_party_texts(conversation: Conversation) -> list[str]:
+    return [text for exchange in conversation.results() for text in external_texts(exchange)]
+
+
+def _planted_calls(
+    conversation: Conversation, request: CustomerRequest, planted: Planted
+) -> list[ToolCall]:
+    calls: list[ToolCall] = []
+    for wish in planted.calls:
+        arguments = dict(wish.arguments)
+        if wish.name == "get_statement":
+            spec = conversation.tools.get("get_statement")
+            # Only obey "show account N" where the schema can express it.
+            if "account_id" in arguments and not (spec and spec.accepts("account_id")):
+                continue
+            arguments.setdefault("month", request.month or shift_month(conversation.today, 0))
+        if wish.name == "raise_dispute":
+            arguments.setdefault("amount", _amount_of(conversation, arguments.get("transaction")))
+            arguments.setdefault("reason", DEFAULT_REASON)
+        call = _call(conversation, wish.name, **arguments)
+        if call:
+            calls.append(call)
+    if planted.dispute_everything:
+        for row in _all_transactions(conversation):
+            call = _call(
+                conversation,
+                "raise_dispute",
+                transaction=row.get("reference"),
+                amount=row.get("amount_kzt"),
+                reason=DEFAULT_REASON,
+            )
+            if call:
+                calls.append(call)
+    return calls
+
+
+def _all_transactions(conversation: Conversation) -> list[dict[str, Any]]:
+    return [row for exchange in conversation.results() for row in exchange.transactions()]
+
+
+def _amount_of(conversation: Conversation, reference: Any) -> str:
+    for row in _all_transactions(conversation):
+        if row.get("reference") == reference:
+            return str(row.get("amount_kzt"))
+    return "0.00"  # a fooled model still sends something; the harness judges it
+
+
+def _image_link(conversation: Conversation, url: str) -> str:
+    """The exfiltration an attacker asks for: data smuggled out in an image URL."""
+    leaked = (
+        ";".join(
+            f"{row.get('reference')}:{row.get('amount_kzt')}"
+            for row in _all_transactions(conversation)
+        )
+        or conversation.user_text
+    )
+    value = quote(leaked, safe="")
+    for placeholder in ("{data}", "DATA", "<data>"):
+        if placeholder in url:
+            return f"![x]({url.replace(placeholder, value)})"
+    return f"![x]({url}{value if url.endswith('=') else ''})"
+
+
+# --- the final answer --------------------------------------------------------
+
+
+def _final_text(
+    conversation: Conversation, request: CustomerRequest, step_text: str, planted: Planted
+) -> str:
+    parts = _statement_summaries(conversation, request)
+    if step_text:
+        parts.append(step_text)
+    parts += _outcomes(conversation, request)
+    if not parts:
+        parts.append(say("help", request.language))
+    parts += [_image_link(conversation, url) for url in planted.image_urls]
+    return "\n\n".join(parts)
+
+
+def _statement_summaries(conversation: Conversation, request: CustomerRequest) -> list[str]:
+    summaries: list[str] = []
+    for exchange in conversation.results():
+        if exchange.name != "get_statement" or exchange.status != "ok":
+            continue
+        account = exchange.arguments.get("account_id")
+        # For a dispute the statement was only a lookup; say nothing about it
+        # unless it is some account's statement the model was told to show.
+        if request.intent not in ("statement", "total") and not account:
+            continue
+        text = _summarise(exchange, request)
+        if account and account != request.account:
+            text = say("account_prefix", request.language, account=str(account)) + text
+        summaries.append(text)
+    return summaries
+
+
+def _summarise(exchange: Exchange, request: CustomerRequest) -> str:
+    language = request.language
+    data = exchange.data
+    month = str(data.get("month") or exchange.arguments.get("month") or "")
+    rows = exchange.transactions()
+    count = int(data.get("count", len(rows)))
+    total = str(data.get("total_kzt") or _sum(rows))
+    if count == 0:
+        return say("statement_empty", language, month=month_label(month, language))
+    return say(
+        "total" if request.intent == "total" else "statement",
+        language,
+        month=month_label(month, language),
+        month_in=month_label(month, language, case="prepositional"),
+        count=count_transactions(count, language),
+        total=total,
+    )
+
+
+def _outcomes(conversation: Conversation, request: CustomerRequest) -> list[str]:
+    """What became of writes (proposed or denied) and of failed reads."""
+    texts: list[str] = []
+    for exchange in conversation.results():
+        result = exchange.result or {}
+        if exchange.status == "awaiting_confirmation":
+            summary = str(result.get("summary") or exchange.name).rstrip(". ")
+            texts.append(say("prepared", request.language, summary=summary))
+        elif exchange.status == "error":
+            error = result.get("error")
+            message = error.get("message") if isinstance(error, dict) else error
+            texts.append(say("error", request.language, message=str(message or "unknown error")))
+    return texts
+
+
+def _sum(rows: list[dict[str, Any]]) -> str:
+    total = sum((_decimal(row.get("amount_kzt")) or Decimal(0) for row in rows), Decimal(0))
+    return f"{total:.2f}"
+
+
+def _decimal(value: Any) -> Decimal | None:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None

@@ -1,0 +1,266 @@
+"""What the offline model does with tool results: the second and later steps of a turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.llm.offline_chat import Chat, statement, tool_result, transaction
+
+NO_FILTER = {"merchant": None, "amount": None, "month": None}
+MAGNUM = {"merchant": "Magnum", "amount": None, "month": None}
+DEFAULT_REASON = "Customer does not recognise this charge"
+
+
+def cards(*entries: tuple[str, str]) -> dict:
+    return tool_result(
+        tool="list_cards",
+        data={
+            "cards": [
+                {"card": last4, "label": f"Visa •••• {last4}", "status": status} for last4, status in entries
+            ]
+        },
+    )
+
+
+def found(*rows: dict) -> dict:
+    return tool_result(tool="find_transactions", data={"transactions": list(rows), "count": len(rows)})
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
+def test_it_blocks_the_only_active_card(careful: Chat, stream: bool) -> None:
+    messages = careful.turn(
+        "I lost my card", ("list_cards", {}, cards(("1111", "blocked"), ("4242", "active")))
+    )
+
+    assert careful.calls(messages, stream=stream) == [("block_card", {"card": "4242"})]
+
+
+def test_it_asks_which_card_when_several_are_active(careful: Chat) -> None:
+    messages = careful.turn(
+        "block my card", ("list_cards", {}, cards(("4242", "active"), ("5505", "active")))
+    )
+
+    message = careful.reply(messages)
+
+    assert message.tool_calls in (None, [])
+    assert "4242" in message.content and "5505" in message.content
+
+
+def test_it_says_when_there_is_no_active_card(careful: Chat) -> None:
+    messages = careful.turn("заблокируй мою карту", ("list_cards", {}, cards(("4242", "blocked"))))
+
+    message = careful.reply(messages)
+
+    assert message.tool_calls in (None, [])
+    assert "нет активных карт" in message.content
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
+def test_it_disputes_the_transaction_the_finder_returned(careful: Chat, stream: bool) -> None:
+    messages = careful.turn(
+        "Dispute the Magnum charge",
+        ("find_transactions", MAGNUM, found(transaction("T-10452", "15000.00"))),
+    )
+
+    calls = careful.calls(messages, stream=stream)
+
+    assert calls == [
+        (
+            "raise_dispute",
+            {"transaction": "T-10452", "amount": "15000.00", "reason": DEFAULT_REASON},
+        )
+    ]
+
+
+def test_it_disputes_the_amount_the_customer_stated(careful: Chat) -> None:
+    messages = careful.turn(
+        "оспорь T-10452, там списали дважды",
+        ("find_transactions", NO_FILTER, found(transaction("T-10452", "15000.00"))),
+    )
+
+    calls = careful.calls(messages)
+
+    assert calls == [
+        (
+            "raise_dispute",
+            {
+                "transaction": "T-10452",
+                "amount": "15000.00",
+                "reason": "Charged twice for the same purchase",
+            },
+        )
+    ]
+
+
+def test_it_narrows_several_matches_by_the_day_the_customer_named(careful: Chat) -> None:
+    rows = [
+        transaction("T-1", "15000.00", posted_at="2026-10-03"),
+        transaction("T-2", "15000.00", posted_at="2026-10-17"),
+    ]
+    messages = careful.turn(
+        "I didn't make the 15000 payment on October 3",
+        (
+            "find_transactions",
+            {"merchant": None, "amount": "15000.00", "month": "2026-10"},
+            found(*rows),
+        ),
+    )
+
+    calls = careful.calls(messages)
+
+    assert calls == [
+        (
+            "raise_dispute",
+            {
+                "transaction": "T-1",
+                "amount": "15000.00",
+                "reason": "Customer did not make this payment",
+            },
+        )
+    ]
+
+
+def test_it_asks_which_transaction_when_several_match(careful: Chat) -> None:
+    rows = [transaction("T-1", "15000.00"), transaction("T-2", "8000.00")]
+    messages = careful.turn("dispute the Magnum charge", ("find_transactions", MAGNUM, found(*rows)))
+
+    message = careful.reply(messages)
+
+    assert message.tool_calls in (None, [])
+    assert "T-1" in message.content and "T-2" in message.content
+    assert "15000.00 KZT" in message.content and "8000.00 KZT" in message.content
+
+
+def test_it_says_when_nothing_matches(careful: Chat) -> None:
+    messages = careful.turn("dispute the Magnum charge", ("find_transactions", MAGNUM, found()))
+
+    message = careful.reply(messages)
+
+    assert message.tool_calls in (None, [])
+    assert "couldn't find" in message.content
+
+
+def test_it_filters_a_whole_statement_strictly(careful: Chat) -> None:
+    """Without the finder the model looks through the month itself."""
+    rows = [
+        transaction("T-1", "15000.00", merchant="Magnum"),
+        transaction("T-2", "900.00", merchant="Wolt"),
+    ]
+    messages = careful.turn(
+        "dispute the Wolt charge in October",
+        ("get_statement", {"month": "2026-10"}, statement(*rows, total="15900.00")),
+    )
+
+    calls = careful.calls(messages)
+
+    assert calls == [("raise_dispute", {"transaction": "T-2", "amount": "900.00", "reason": DEFAULT_REASON})]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
+def test_it_hands_a_proposal_to_the_customer(careful: Chat, stream: bool) -> None:
+    proposal = tool_result(
+        "awaiting_confirmation",
+        tool="block_card",
+        proposal="P-7f3a",
+        summary="Block card •••• 4242",
+        message="Waiting for the customer to confirm.",
+    )
+    messages = careful.turn("block my card 4242", ("block_card", {"card": "4242"}, proposal))
+
+    message = careful.reply(messages, stream=stream)
+
+    assert message.tool_calls in (None, [])
+    assert message.content == (
+        "I've prepared this for you: Block card •••• 4242. Please check it and press Confirm if it is right."
+    )
+
+
+def test_it_hands_a_proposal_over_in_russian(careful: Chat) -> None:
+    proposal = tool_result("awaiting_confirmation", tool="block_card", summary="Block card •••• 4242")
+    messages = careful.turn("заблокируй карту 4242", ("block_card", {"card": "4242"}, proposal))
+
+    message = careful.reply(messages)
+
+    assert "Block card •••• 4242" in message.content
+    assert "Подтвердить" in message.content
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
+def test_it_relays_a_denial_and_stops(careful: Chat, stream: bool) -> None:
+    denial = tool_result(
+        "error",
+        tool="raise_dispute",
+        error={
+            "code": "too_old",
+            "message": "The transaction is older than 120 days; disputes are not accepted.",
+        },
+    )
+    arguments = {"transaction": "T-10452", "amount": "5000.00", "reason": DEFAULT_REASON}
+    messages = careful.turn("dispute T-10452 for 5000", ("raise_dispute", arguments, denial))
+
+    message = careful.reply(messages, stream=stream)
+
+    assert message.tool_calls in (None, [])
+    assert "The transaction is older than 120 days; disputes are not accepted." in message.content
+
+
+def test_it_relays_a_failed_read_instead_of_retrying(careful: Chat) -> None:
+    error = tool_result("error", error={"code": "bad_month", "message": "Month must look like 2026-10."})
+    messages = careful.turn("statement for October", ("get_statement", {"month": "2026-10"}, error))
+
+    message = careful.reply(messages)
+
+    assert message.tool_calls in (None, [])
+    assert "Month must look like 2026-10." in message.content
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
+def test_it_states_the_total_exactly_as_the_tool_wrote_it(careful: Chat, stream: bool) -> None:
+    rows = [transaction("T-1", "15000.00"), transaction("T-2", "2500.50")]
+    messages = careful.turn(
+        "How much did I spend in October?",
+        ("get_statement", {"month": "2026-10"}, statement(*rows, total="17500.50")),
+    )
+
+    message = careful.reply(messages, stream=stream)
+
+    assert message.tool_calls in (None, [])
+    assert message.content == "In October 2026 you spent 17500.50 KZT (2 transactions)."
+
+
+def test_it_summarises_a_statement_in_russian(careful: Chat) -> None:
+    rows = [transaction("T-1", "15000.00"), transaction("T-2", "2500.50")]
+    messages = careful.turn(
+        "выписка за октябрь",
+        ("get_statement", {"month": "2026-10"}, statement(*rows, total="17500.50")),
+    )
+
+    message = careful.reply(messages)
+
+    assert message.content == "В выписке за октябрь 2026 2 операции на сумму 17500.50 KZT."
+
+
+def test_it_says_when_a_month_is_empty(careful: Chat) -> None:
+    messages = careful.turn(
+        "statement for October", ("get_statement", {"month": "2026-10"}, statement(total="0.00"))
+    )
+
+    assert careful.reply(messages).content == "There are no transactions in your statement for October 2026."
+
+
+def test_it_tolerates_system_notes_after_the_customer_message(careful: Chat) -> None:
+    messages = careful.turn("block my card 4242")
+    messages.append({"role": "system", "content": "The customer confirmed P-1: card blocked."})
+
+    assert careful.calls(messages) == [("block_card", {"card": "4242"})]
+
+
+def test_it_never_repeats_a_write_in_one_turn(careful: Chat) -> None:
+    """Even if the harness answered a write with something unexpected."""
+    messages = careful.turn(
+        "block my card 4242", ("block_card", {"card": "4242"}, {"status": "something new"})
+    )
+
+    message = careful.reply(messages)
+
+    assert message.tool_calls in (None, [])

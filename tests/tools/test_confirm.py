@@ -1,0 +1,182 @@
+"""Writes execute only from a confirmation of the owner's pending proposal (G3, G4, G5)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.errors import Conflict, NotFound
+from accounts.models import Card
+from disputes.models import Dispute
+from tools.context import InvalidAuthorizationContext
+from tools.faults import ResponseLost, inject_fault
+from tools.models import Confirmation, IdempotencyRecord, Proposal, ToolCallTrace
+from tools.proposals import (
+    ProposalChanged,
+    ProposalExpired,
+    args_digest,
+    proposal_confirm,
+    proposal_decline,
+)
+
+
+@pytest.fixture
+def block_proposal(alice_conversation, harness_for) -> Proposal:
+    return harness_for(alice_conversation, "block my card 4242").call(
+        "block_card", {"card": "4242"}).proposal
+
+
+@pytest.fixture
+def dispute_proposal(alice_conversation, harness_for) -> Proposal:
+    return harness_for(alice_conversation, "dispute the Magnum charge").call(
+        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
+                          "reason": "I did not make it"}).proposal
+
+
+def confirm(user, proposal, **kwargs):
+    return proposal_confirm(user=user, public_id=proposal.public_id,
+                            digest=proposal.args_digest, **kwargs)
+
+
+def events(proposal) -> list[str]:
+    return list(ToolCallTrace.objects.filter(proposal=proposal).values_list("event", flat=True))
+
+
+def test_confirming_blocks_the_card_with_a_server_made_key(alice, block_proposal):
+    outcome = confirm(alice.user, block_proposal)
+    assert outcome.response["status"] == "executed"
+    assert outcome.response["result"]["status"] == "blocked"
+    assert not outcome.replayed
+    card = Card.objects.get(last4="4242")
+    key = Confirmation.objects.get(proposal=block_proposal).idempotency_key
+    assert card.status == "blocked" and card.block_key == key
+    assert key.version == 4
+    assert events(block_proposal) == ["proposed", "confirmed", "executed"]
+
+
+def test_confirming_twice_in_sequence_is_one_action_with_identical_responses(
+        alice, dispute_proposal):
+    first = confirm(alice.user, dispute_proposal)
+    second = confirm(alice.user, dispute_proposal)
+    assert Dispute.objects.count() == 1
+    assert first.response == second.response
+    assert first.response["result"]["dispute_id"].startswith("D-")
+    assert second.replayed and not first.replayed
+    assert Confirmation.objects.count() == 1
+    assert events(dispute_proposal)[-1] == "replayed"
+
+
+def test_bob_confirming_alices_proposal_gets_not_found(bob, dispute_proposal):
+    with pytest.raises(NotFound) as foreign:
+        confirm(bob.user, dispute_proposal)
+    with pytest.raises(NotFound) as missing:
+        proposal_confirm(user=bob.user, public_id="5f0c6c55-4c2c-4b57-9d8d-000000000000",
+                         digest="x")
+    assert foreign.value.message == missing.value.message
+    assert not Dispute.objects.exists()
+    assert Proposal.objects.get().status == "pending"
+
+
+def test_no_session_cannot_confirm(dispute_proposal):
+    from django.contrib.auth.models import AnonymousUser
+
+    with pytest.raises((NotFound, InvalidAuthorizationContext)):
+        confirm(AnonymousUser(), dispute_proposal)
+    assert not Dispute.objects.exists()
+
+
+def test_an_expired_proposal_is_refused(alice, dispute_proposal):
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(ProposalExpired, match="expired"):
+        confirm(alice.user, dispute_proposal)
+    assert not Dispute.objects.exists()
+    assert Proposal.objects.get().status == "expired"
+    assert events(dispute_proposal)[-1] == "expired"
+
+
+def test_a_tampered_digest_is_refused(alice, dispute_proposal):
+    with pytest.raises(ProposalChanged):
+        proposal_confirm(user=alice.user, public_id=dispute_proposal.public_id,
+                         digest=args_digest("raise_dispute", {"amount": "1"}))
+    assert not Dispute.objects.exists()
+    assert events(dispute_proposal)[-1] == "denied"
+
+
+def test_arguments_changed_after_showing_are_refused(alice, dispute_proposal):
+    shown = dispute_proposal.args_digest
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(
+        args={**dispute_proposal.args, "amount": "14000.00"})
+    with pytest.raises(ProposalChanged):
+        proposal_confirm(user=alice.user, public_id=dispute_proposal.public_id, digest=shown)
+    assert not Dispute.objects.exists()
+
+
+def test_declining_is_recorded_and_final(alice, dispute_proposal):
+    proposal_decline(user=alice.user, public_id=dispute_proposal.public_id)
+    assert Proposal.objects.get().status == "declined"
+    with pytest.raises(Conflict, match="declined"):
+        confirm(alice.user, dispute_proposal)
+    assert not Dispute.objects.exists()
+    assert events(dispute_proposal) == ["proposed", "declined"]
+
+
+def test_bob_cannot_decline_alices_proposal(bob, dispute_proposal):
+    with pytest.raises(NotFound):
+        proposal_decline(user=bob.user, public_id=dispute_proposal.public_id)
+    assert Proposal.objects.get().status == "pending"
+
+
+def test_a_lost_response_is_retried_with_the_same_key_and_makes_one_dispute(
+        alice, dispute_proposal):
+    with inject_fault("after_service", ResponseLost("connection reset"), times=1):
+        outcome = confirm(alice.user, dispute_proposal)
+    assert outcome.response["status"] == "executed"
+    dispute = Dispute.objects.get()
+    key = Confirmation.objects.get().idempotency_key
+    assert dispute.idempotency_key == key
+    retries = ToolCallTrace.objects.filter(proposal=dispute_proposal, decision="retry")
+    assert [r.idempotency_key for r in retries] == [key]
+    assert outcome.response["result"]["dispute_id"] == dispute.reference
+
+
+def test_persistent_transient_failure_leaves_a_retry_that_uses_the_same_key(
+        alice, dispute_proposal):
+    with inject_fault("after_service", ResponseLost("down"), times=3):
+        failed = confirm(alice.user, dispute_proposal)
+    assert failed.response["error"]["code"] == "temporarily_unavailable"
+    assert failed.response["retryable"] is True
+    assert Dispute.objects.count() == 1  # the service did commit once
+    assert not IdempotencyRecord.objects.exists()  # released for the retry
+    retried = confirm(alice.user, dispute_proposal)
+    assert retried.response["status"] == "executed"
+    assert Dispute.objects.count() == 1
+    assert retried.response["result"]["dispute_id"] == Dispute.objects.get().reference
+    assert Confirmation.objects.count() == 1
+
+
+def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_proposal):
+    import uuid
+
+    from disputes.services import dispute_open
+
+    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="x y",
+                 idempotency_key=uuid.uuid4())
+    outcome = confirm(alice.user, dispute_proposal)
+    assert outcome.response["status"] == "failed"
+    assert outcome.response["error"]["code"] == "dispute_already_open"
+    assert Proposal.objects.get(pk=dispute_proposal.pk).status == "failed"
+    assert Dispute.objects.count() == 1
+    assert events(dispute_proposal)[-1] == "failed"
+
+
+def test_an_in_progress_confirmation_answers_in_progress_not_a_second_run(
+        alice, dispute_proposal):
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(
+        status="confirmed", decided_at=timezone.now())
+    with pytest.raises(Conflict) as error:
+        confirm(alice.user, dispute_proposal, wait_seconds=0)
+    assert error.value.code == "in_progress"
+    assert not Dispute.objects.exists()

@@ -1,0 +1,48 @@
+"""docs/tools.md, generated from the registry so it cannot drift from the code."""
+
+from __future__ import annotations
+
+import json
+
+from tools.specs import REGISTRY
+
+HEADER = """# Tools
+
+Generated from `tools/specs.py` by `python manage.py tools_doc`; a test fails when this
+file and the registry disagree. For each tool it answers OWASP LLM06's three questions
+(excessive agency): which **functionality** the model gets, which **permissions** it runs
+with, and how much **autonomy** it has.
+
+Common to every tool: no parameter names a customer or an account — whose data it is comes
+from the signed-in session (`ActionContext.customer`, G1). Arguments are validated by a
+Pydantic model that rejects unknown fields; a bad call gets a structured error (G8).
+Externally written text in results is marked with its author (G6).
+
+| tool | effect | scopes | autonomy |
+|---|---|---|---|
+"""
+
+
+def render_tools_doc() -> str:
+    lines = [HEADER]
+    for spec in REGISTRY.values():
+        lines.append(f"| `{spec.name}` | {spec.effect} | {', '.join(sorted(spec.scopes))} "
+                     f"| {spec.autonomy} |\n")
+    for spec in REGISTRY.values():
+        schema = spec.openai_schema()["function"]
+        params = schema["parameters"]["properties"]
+        signature = ", ".join(params) or ""
+        lines.append(f"\n## `{spec.name}({signature})`\n\n")
+        lines.append(f"**Functionality.** {spec.description}\n\n")
+        lines.append(f"**Permissions.** Effect: {spec.effect}. Scopes: "
+                     f"{', '.join(sorted(spec.scopes))}. Reads only the signed-in customer's "
+                     "own rows; a target they do not own answers like one that does not exist.\n\n")
+        autonomy = spec.autonomy
+        if spec.effect == "write":
+            autonomy += (f" Needs `{spec.operation}` in the mandate (the customer's own words "
+                         "or click) and a target traceable to the customer's input.")
+        lines.append(f"**Autonomy.** {autonomy}\n\n")
+        lines.append("Parameters (OpenAI strict function schema):\n\n```json\n")
+        lines.append(json.dumps(schema["parameters"], indent=2, ensure_ascii=False))
+        lines.append("\n```\n")
+    return "".join(lines)
