@@ -29,7 +29,7 @@ def run_at_once(calls: list[Callable[[], object]]) -> tuple[list[object], list[B
             outcome = call()
             with lock:
                 results.append(outcome)
-        except BaseException as exc:  # noqa: BLE001 - every failure is reported to the test
+        except BaseException as exc:  # every failure is reported to the test
             with lock:
                 errors.append(exc)
         finally:

@@ -1,0 +1,51 @@
+"""The default database is a SQLite file tuned so simultaneous clicks wait rather than
+fail with "database is locked"."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+
+def test_it_defaults_to_sqlite_with_immediate_transactions_and_a_timeout(load_settings):
+    settings = load_settings(DATABASE_URL=None)
+
+    database = settings.DATABASES["default"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert database["OPTIONS"]["timeout"] >= 5
+    assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
+
+
+def test_it_leaves_sqlite_options_off_other_engines(load_settings):
+    settings = load_settings(DATABASE_URL="postgres://bankbot:secret@127.0.0.1:5432/bankbot")
+
+    database = settings.DATABASES["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert "transaction_mode" not in database.get("OPTIONS", {})
+
+
+@pytest.fixture
+def sqlite_connection(db):
+    if connection.vendor != "sqlite":
+        pytest.skip("only the default SQLite database is tuned this way")
+    return connection
+
+
+def test_it_runs_the_connection_in_wal_mode(sqlite_connection):
+    with sqlite_connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode")
+        assert cursor.fetchone()[0] == "wal"
+
+
+def test_it_waits_for_a_busy_database_instead_of_failing(sqlite_connection):
+    with sqlite_connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout")
+        busy_ms = cursor.fetchone()[0]
+
+    assert busy_ms == sqlite_connection.settings_dict["OPTIONS"]["timeout"] * 1000
+    assert busy_ms >= 5000
+
+
+def test_it_opens_transactions_immediately(sqlite_connection):
+    assert sqlite_connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
