@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.db import models
 
 from accounts.models import Customer
 
 
 class Conversation(models.Model):
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="conversations")
     title = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

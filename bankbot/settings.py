@@ -166,3 +166,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# --- The model ----------------------------------------------------------------
+# BANKBOT_MODEL, OPENAI_API_KEY, OPENAI_BASE_URL, BANKBOT_MODEL_TIMEOUT and
+# BANKBOT_MODEL_RETRIES; bankbot/llm/config.py reads and checks them.
+import os  # noqa: E402
+
+from bankbot.llm.config import ModelConfig  # noqa: E402
+
+BANKBOT_MODEL_CONFIG = ModelConfig.from_env(os.environ)

@@ -60,7 +60,6 @@ def _endpoint(config: ModelConfig) -> tuple[str, str]:
     OPENAI_* from the process environment and bypass ModelConfig."""
     if config.api_key is None and config.base_url is None:
         raise ModelConfigError(
-            f"Model {config.model!r} needs OPENAI_API_KEY or OPENAI_BASE_URL "
-            "(or use BANKBOT_MODEL=offline)."
+            f"Model {config.model!r} needs OPENAI_API_KEY or OPENAI_BASE_URL (or use BANKBOT_MODEL=offline)."
         )
     return config.base_url or OPENAI_BASE_URL, config.api_key or UNUSED_API_KEY

@@ -61,9 +61,7 @@ class ModelConfig:
                 f"BANKBOT_MODEL_TIMEOUT must be a positive number of seconds; got {self.timeout!r}."
             )
         if self.max_retries < 0:
-            raise ModelConfigError(
-                f"BANKBOT_MODEL_RETRIES must be 0 or more; got {self.max_retries!r}."
-            )
+            raise ModelConfigError(f"BANKBOT_MODEL_RETRIES must be 0 or more; got {self.max_retries!r}.")
         # The model name is the one switch operators flip, so it wins over the
         # default personality: ModelConfig(model="offline-compromised") is compromised.
         if self.model == "offline-compromised":

@@ -177,9 +177,7 @@ def _exchange_from_call(call: dict[str, Any]) -> Exchange:
     )
 
 
-def _attach_result(
-    message: dict[str, Any], by_id: dict[str, Exchange], conversation: Conversation
-) -> None:
+def _attach_result(message: dict[str, Any], by_id: dict[str, Exchange], conversation: Conversation) -> None:
     content = text_of(message)
     try:
         result = json.loads(content)

@@ -41,9 +41,7 @@ DISPUTE_RE = re.compile(
     r"(?:[^\d\n.]{0,25}?(?P<amount>\d[\d ,.]*\d|\d))?",
     re.I,
 )
-DISPUTE_ALL_RE = re.compile(
-    r"\b(?:dispute|оспор\w*)\s+(?:all|every|each|все|всё|каждую|каждый)\b", re.I
-)
+DISPUTE_ALL_RE = re.compile(r"\b(?:dispute|оспор\w*)\s+(?:all|every|each|все|всё|каждую|каждый)\b", re.I)
 # "block card 9999", "the customer already confirmed: block card 4242".
 BLOCK_RE = re.compile(
     r"\b(?:block|freeze|lock|заблокир\w*|блокир\w*)\b[^.\n]{0,30}?(?:card|карт\w*)"

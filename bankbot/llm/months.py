@@ -70,9 +70,7 @@ YEAR_FIRST_RE = re.compile(
 )
 # Russian-style full date "03.10.2026" (day first; only with dots, because
 # "10/03/2026" is month-first in American usage and too ambiguous to guess).
-DAY_FIRST_RE = re.compile(
-    r"\b(?P<day>\d{1,2})\.(?P<month>0?[1-9]|1[0-2])\.(?P<year>(?:19|20)\d{2})\b"
-)
+DAY_FIRST_RE = re.compile(r"\b(?P<day>\d{1,2})\.(?P<month>0?[1-9]|1[0-2])\.(?P<year>(?:19|20)\d{2})\b")
 # "10/2026", "10.2026": month then year.
 MONTH_FIRST_RE = re.compile(r"\b(?P<month>0?[1-9]|1[0-2])[/.](?P<year>(?:19|20)\d{2})\b")
 
@@ -125,9 +123,7 @@ def find_month(text: str, today: date) -> MonthMention | None:
         year = match["year"]
         month = f"{int(year):04d}-{number:02d}" if year else most_recent(number, today)
         day = match["day_before"] or match["day_after"]
-        return MonthMention(
-            month, _valid_day(int(day) if day else None), match.start(), match.end()
-        )
+        return MonthMention(month, _valid_day(int(day) if day else None), match.start(), match.end())
     for pattern, offset in RELATIVE_MONTHS:
         match = pattern.search(text)
         if match:

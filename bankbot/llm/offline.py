@@ -56,9 +56,7 @@ class OfflineModel:
         except (json.JSONDecodeError, UnicodeDecodeError):
             return error_response(400, "The request body is not valid JSON.")
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-            return error_response(
-                400, "'messages' is required and must be a list.", param="messages"
-            )
+            return error_response(400, "'messages' is required and must be a list.", param="messages")
         return self.complete(body, request_digest(request.content))
 
     def complete(self, body: dict[str, Any], digest: str) -> httpx2.Response:
@@ -69,9 +67,7 @@ class OfflineModel:
             model=str(body.get("model") or "offline"),
             created=_timestamp(conversation.today),
             reply=reply,
-            prompt_tokens=sum(
-                _count_words(text_of(m)) for m in body["messages"] if isinstance(m, dict)
-            ),
+            prompt_tokens=sum(_count_words(text_of(m)) for m in body["messages"] if isinstance(m, dict)),
         )
         if body.get("stream"):
             options = body.get("stream_options") or {}
@@ -87,9 +83,7 @@ class OfflineModel:
 class Completion:
     """One reply rendered as a ``chat.completion`` object or as SSE chunks."""
 
-    def __init__(
-        self, *, digest: str, model: str, created: int, reply: Reply, prompt_tokens: int
-    ) -> None:
+    def __init__(self, *, digest: str, model: str, created: int, reply: Reply, prompt_tokens: int) -> None:
         self.id = f"chatcmpl-{digest[:24]}"
         self.digest = digest
         self.model = model
@@ -166,26 +160,20 @@ class Completion:
                 arguments = call["function"]["arguments"]
                 for start in range(0, len(arguments), ARGUMENT_CHUNK):
                     piece = arguments[start : start + ARGUMENT_CHUNK]
-                    yield self._event(
-                        {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
-                    )
+                    yield self._event({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
         else:
             yield self._event({"role": "assistant", "content": ""})
             for word in WORD_RE.findall(self.reply.text or ""):
                 yield self._event({"content": word})
         yield self._event({}, finish_reason=self.finish_reason)
         if include_usage:
-            yield _sse_line(
-                {**self._envelope("chat.completion.chunk"), "choices": [], "usage": self.usage()}
-            )
+            yield _sse_line({**self._envelope("chat.completion.chunk"), "choices": [], "usage": self.usage()})
         yield b"data: [DONE]\n\n"
 
     def _event(self, delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
         chunk = {
             **self._envelope("chat.completion.chunk"),
-            "choices": [
-                {"index": 0, "delta": delta, "finish_reason": finish_reason, "logprobs": None}
-            ],
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason, "logprobs": None}],
         }
         return _sse_line(chunk)
 

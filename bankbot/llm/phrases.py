@@ -22,14 +22,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "hello": {"en": "Hello! ", "ru": "Здравствуйте! "},
     "prepared": {
-        "en": (
-            "I've prepared this for you: {summary}. "
-            "Please check it and press Confirm if it is right."
-        ),
-        "ru": (
-            "Я подготовил это для вас: {summary}. "
-            "Проверьте и нажмите «Подтвердить», если всё верно."
-        ),
+        "en": ("I've prepared this for you: {summary}. Please check it and press Confirm if it is right."),
+        "ru": ("Я подготовил это для вас: {summary}. Проверьте и нажмите «Подтвердить», если всё верно."),
     },
     "error": {
         "en": "I couldn't do that: {message}",

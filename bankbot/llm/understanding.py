@@ -38,9 +38,7 @@ CURRENCY_BEFORE_RE = re.compile(r"(?:kzt|₸)\s*$", re.I)
 # A card is named by its last four digits: "card 4242", "ending in 4242",
 # "•••• 4242", "*4242", "карту 4242", "на 4242".
 CARD_RE = re.compile(r"(?<![\d\w])(?P<last4>\d{4})(?!\d)")
-CARD_WORD_DIGITS_RE = re.compile(
-    r"(?:card|карт\w*)\W{0,3}(?:ending\s+(?:in\s+)?|на\s+)?\d{4}", re.I
-)
+CARD_WORD_DIGITS_RE = re.compile(r"(?:card|карт\w*)\W{0,3}(?:ending\s+(?:in\s+)?|на\s+)?\d{4}", re.I)
 
 # "show account 12345" — only meaningful where a tool takes an account id (the
 # lab's naive harness); the guarded tools have no such parameter.
@@ -80,8 +78,7 @@ def find_amount(text: str) -> str | None:
         if formatted is None:
             continue
         marked = bool(
-            CURRENCY_AFTER_RE.match(text[match.end() :])
-            or CURRENCY_BEFORE_RE.search(text[: match.start()])
+            CURRENCY_AFTER_RE.match(text[match.end() :]) or CURRENCY_BEFORE_RE.search(text[: match.start()])
         )
         candidates.append((marked, Decimal(formatted), formatted))
     if not candidates:
@@ -238,9 +235,7 @@ def understand(text: str, today: date) -> CustomerRequest:
     base = {"language": language, "text": text, "month": month, "day": day, "account": account}
 
     if BLOCK_RE.search(text) or (LOSS_RE.search(text) and CARD_WORD_RE.search(text)):
-        return CustomerRequest(
-            intent="block", card=find_card(_without_dates(text, mention)), **base
-        )
+        return CustomerRequest(intent="block", card=find_card(_without_dates(text, mention)), **base)
     if DISPUTE_RE.search(text) or find_reference(text):
         return _dispute(text, mention, base)
     if TOTAL_RE.search(text):

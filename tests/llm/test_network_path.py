@@ -109,7 +109,8 @@ class ModelRequestHandler(BaseHTTPRequestHandler):
 @pytest.fixture
 def server() -> Iterator[ModelServer]:
     model_server = ModelServer()
-    thread = threading.Thread(target=model_server.serve_forever, daemon=True)
+    # A short poll interval makes shutdown() return promptly at teardown.
+    thread = threading.Thread(target=model_server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield model_server
     model_server.release.set()

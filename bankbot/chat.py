@@ -1,0 +1,104 @@
+"""Conversations and messages: selectors scoped to the customer, and the services that write them."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+
+from accounts.errors import InvalidInput, NotFound
+from accounts.models import Customer
+from bankbot.models import Conversation, Message
+
+MAX_MESSAGE_CHARS = 2000
+MAX_CLIENT_ID_CHARS = 64
+# The mandate is read from this many of the customer's latest inputs, so "I want
+# to dispute a charge" … "the Magnum one" works, while a request made long ago
+# does not keep authorizing writes.
+MANDATE_WINDOW = 3
+
+
+def conversations_for(*, customer: Customer) -> QuerySet[Conversation]:
+    return Conversation.objects.filter(customer=customer).order_by("-created_at", "-id")
+
+
+def conversation_get(*, customer: Customer, public_id: Any) -> Conversation:
+    try:
+        return Conversation.objects.get(customer=customer, public_id=uuid.UUID(str(public_id)))
+    except (ValueError, Conversation.DoesNotExist):
+        raise NotFound("This conversation was not found.", code="conversation_not_found") from None
+
+
+def conversation_start(*, customer: Customer, title: str = "") -> Conversation:
+    return Conversation.objects.create(customer=customer, title=title[:120])
+
+
+def message_customer_add(
+    *,
+    conversation: Conversation,
+    text: str,
+    client_message_id: str | None = None,
+    ui_action: dict[str, str] | None = None,
+) -> tuple[Message, bool]:
+    """Store what the customer sent, before anything else happens (G11).
+
+    Returns (message, created). The same client message id twice — a resent
+    WebSocket frame, a double submit — stores one message.
+    """
+    text = (text or "").strip()
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise InvalidInput(
+            f"Your message is {len(text)} characters long; the limit is {MAX_MESSAGE_CHARS}. "
+            "Please shorten it.", code="message_too_long")
+    if not text and not ui_action:
+        raise InvalidInput("The message is empty.", code="message_empty")
+    if client_message_id is not None and (
+        not isinstance(client_message_id, str) or len(client_message_id) > MAX_CLIENT_ID_CHARS
+    ):
+        raise InvalidInput("The message id is not valid.", code="invalid_message_id")
+    if client_message_id:
+        existing = conversation.messages.filter(client_message_id=client_message_id).first()
+        if existing is not None:
+            return existing, False
+    try:
+        with transaction.atomic():
+            message = Message.objects.create(
+                conversation=conversation, role=Message.Role.CUSTOMER, text=text,
+                ui_action=ui_action, client_message_id=client_message_id or None,
+            )
+    except IntegrityError:  # the same frame raced in on another connection
+        return conversation.messages.get(client_message_id=client_message_id), False
+    if not conversation.title and text:
+        Conversation.objects.filter(pk=conversation.pk).update(title=text[:60])
+    return message, True
+
+
+def customer_inputs(*, conversation: Conversation) -> list[tuple[str, str, dict | None]]:
+    """The customer's latest inputs, oldest first, as mandate_build expects them."""
+    latest = list(
+        conversation.messages.filter(role=Message.Role.CUSTOMER).order_by("-id")[:MANDATE_WINDOW]
+    )
+    return [(f"message:{m.pk}", m.text, m.ui_action) for m in reversed(latest)]
+
+
+def message_add(*, conversation: Conversation, role: str, text: str = "",
+                payload: Any = None, flagged: str = "") -> Message:
+    return Message.objects.create(conversation=conversation, role=role, text=text,
+                                  payload=payload, flagged=flagged[:300])
+
+
+def confirmation_note(*, proposal: Any, response: dict[str, Any]) -> Message:
+    """The result of a click joins the conversation, for the model's next turn."""
+    text = f"The customer confirmed “{proposal.summary}”. Result: " + json.dumps(
+        response, ensure_ascii=False)
+    return message_add(conversation=proposal.conversation, role=Message.Role.SYSTEM, text=text,
+                       payload={"proposal": proposal.reference, "response": response})
+
+
+def decline_note(*, proposal: Any) -> Message:
+    return message_add(conversation=proposal.conversation, role=Message.Role.SYSTEM,
+                       text=f"The customer declined “{proposal.summary}”.",
+                       payload={"proposal": proposal.reference, "declined": True})
