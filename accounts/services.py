@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.errors import InvalidInput, NotFound
+from accounts.errors import Conflict, InvalidInput
+from accounts.selectors import card_get
 from accounts.models import Card, Customer
 
 
@@ -36,14 +37,13 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
     if not isinstance(idempotency_key, uuid.UUID):
         raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
     with transaction.atomic():
-        try:
-            card = Card.objects.select_for_update().get(
-                account__customer=customer, last4=str(last4).strip()
-            )
-        except Card.DoesNotExist:
-            raise NotFound(f"There is no card ending in {last4} on your account.") from None
+        card = card_get(customer=customer, last4=last4)
         if card.block_key == idempotency_key:
             return CardBlockResult(card=card, changed=True)  # a retry of the call that blocked it
+        if Card.objects.filter(block_key=idempotency_key).exists():
+            raise Conflict("This confirmation was already used to block another card; "
+                           "ask the assistant to prepare the new block.",
+                           code="idempotency_key_reused")
         changed = Card.objects.filter(pk=card.pk, status=Card.Status.ACTIVE).update(
             status=Card.Status.BLOCKED, blocked_at=timezone.now(), block_key=idempotency_key
         )

@@ -165,6 +165,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # One line per model request is noise at INFO; failures still show.
+    "loggers": {"httpx2": {"level": "WARNING"}, "openai": {"level": "WARNING"}},
 }
 
 # --- The model ----------------------------------------------------------------

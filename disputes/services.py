@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -43,8 +44,12 @@ def parse_amount(value: object) -> Decimal:
     """A positive KZT amount with at most two decimals; never a float."""
     if isinstance(value, float):
         raise InvalidInput("Give the amount as a decimal string, e.g. 15000.00.", code="invalid_amount")
+    text = str(value).strip().replace(" ", "").replace("\u00a0", "")
+    # "1,500" and "1,500.00" group thousands; "1500,50" uses a decimal comma.
+    text = text.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text) else (
+        text.replace(",", "."))
     try:
-        amount = Decimal(str(value).strip().replace(" ", "").replace(",", "."))
+        amount = Decimal(text)
     except InvalidOperation:
         raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount") from None
     if not amount.is_finite():
@@ -110,7 +115,8 @@ def dispute_open(
         )
 
     with transaction.atomic():
-        replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount)
+        replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount,
+                                  reason)
         if replay is not None:
             return replay
         txn = transaction_get(customer=customer, reference=transaction_reference)
@@ -127,7 +133,8 @@ def dispute_open(
         except IntegrityError:
             # Another worker won the race: either with this very key (a retry)
             # or with another confirmation for the same transaction.
-            replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount)
+            replay = _dispute_for_key(customer, idempotency_key, transaction_reference,
+                                      parsed_amount, reason)
             if replay is not None:
                 return replay
             dispute_check(transaction=txn, amount=parsed_amount)
@@ -138,7 +145,7 @@ def dispute_open(
 
 
 def _dispute_for_key(
-    customer: Customer, key: uuid.UUID, reference: str, amount: Decimal
+    customer: Customer, key: uuid.UUID, reference: str, amount: Decimal, reason: str
 ) -> DisputeResult | None:
     existing = (
         Dispute.objects.select_related("transaction").filter(idempotency_key=key).first()
@@ -149,6 +156,7 @@ def _dispute_for_key(
         existing.customer_id == customer.pk
         and existing.transaction.reference == str(reference).strip().upper()
         and existing.amount == amount
+        and existing.reason == reason
     )
     if not same:
         raise Conflict(

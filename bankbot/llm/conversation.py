@@ -102,7 +102,7 @@ class Conversation:
 
 
 def parse_conversation(body: dict[str, Any], fallback_today: date) -> Conversation:
-    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    messages = _dicts(body.get("messages"))
     tools = _offered_tools(body)
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     conversation = Conversation(
@@ -113,9 +113,9 @@ def parse_conversation(body: dict[str, Any], fallback_today: date) -> Conversati
     by_id: dict[str, Exchange] = {}
     for message in messages[last_user + 1 :]:
         role = message.get("role")
-        if role == "assistant" and message.get("tool_calls"):
+        if role == "assistant" and _dicts(message.get("tool_calls")):
             conversation.rounds += 1
-            for call in message["tool_calls"]:
+            for call in _dicts(message["tool_calls"]):
                 exchange = _exchange_from_call(call)
                 by_id[exchange.call_id] = exchange
                 conversation.exchanges.append(exchange)
@@ -154,20 +154,31 @@ def _offered_tools(body: dict[str, Any]) -> dict[str, ToolSpec]:
     if body.get("tool_choice") == "none":
         return {}
     tools: dict[str, ToolSpec] = {}
-    for tool in body.get("tools") or []:
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if not isinstance(function, dict) or tool.get("type", "function") != "function":
+    for tool in _dicts(body.get("tools")):
+        function = _dict(tool.get("function"))
+        if not function or tool.get("type", "function") != "function":
             continue
-        parameters = function.get("parameters") or {}
-        properties = parameters.get("properties") or {}
-        tools[function["name"]] = ToolSpec(function["name"], dict(properties))
+        properties = _dict(_dict(function.get("parameters")).get("properties"))
+        name = str(function.get("name", ""))
+        tools[name] = ToolSpec(name, {key: _dict(schema) for key, schema in properties.items()})
     return tools
 
 
+# The request comes from outside: every container is checked before use, so a
+# malformed body gets a sensible answer instead of a server error.
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _exchange_from_call(call: dict[str, Any]) -> Exchange:
-    function = call.get("function") or {}
+    function = _dict(call.get("function"))
+    raw_arguments = function.get("arguments")
     try:
-        arguments = json.loads(function.get("arguments") or "{}")
+        arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else {}
     except json.JSONDecodeError:
         arguments = {}
     return Exchange(

@@ -64,9 +64,10 @@ MONTH_NAME_RE = re.compile(
     re.IGNORECASE,
 )
 
-# ISO-ish "2026-10" or "2026-10-03" (also with / or .), year first.
+# ISO-ish "2026-10" or "2026-10-03" (also with /), year first. Not with a dot:
+# "2000.10" is far more likely an amount of money than October 2000.
 YEAR_FIRST_RE = re.compile(
-    r"\b(?P<year>(?:19|20)\d{2})[-/.](?P<month>0?[1-9]|1[0-2])(?:[-/.](?P<day>\d{1,2}))?\b"
+    r"\b(?P<year>(?:19|20)\d{2})[-/](?P<month>0?[1-9]|1[0-2])(?:[-/](?P<day>\d{1,2}))?\b"
 )
 # Russian-style full date "03.10.2026" (day first; only with dots, because
 # "10/03/2026" is month-first in American usage and too ambiguous to guess).

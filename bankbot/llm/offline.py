@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
@@ -21,6 +22,8 @@ import httpx2
 from .config import Personality
 from .conversation import parse_conversation, text_of
 from .planner import Reply, plan_reply
+
+logger = logging.getLogger(__name__)
 
 CHAT_COMPLETIONS_PATH = "/v1/chat/completions"
 # How many characters of tool-call arguments go in one stream chunk: small
@@ -57,11 +60,21 @@ class OfflineModel:
             return error_response(400, "The request body is not valid JSON.")
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             return error_response(400, "'messages' is required and must be a list.", param="messages")
-        return self.complete(body, request_digest(request.content))
+        try:
+            return self.complete(body, request_digest(request.content))
+        except Exception:
+            # A bug here must look like a server failure to the agent (so its
+            # error handling is exercised), not crash inside the HTTP client.
+            logger.exception("offline model failed on a request")
+            return error_response(500, "The offline model failed.", error_type="server_error")
 
     def complete(self, body: dict[str, Any], digest: str) -> httpx2.Response:
         conversation = parse_conversation(body, self.today or date.today())
         reply = plan_reply(conversation, self.personality)
+        if body.get("parallel_tool_calls") is False and len(reply.tool_calls) > 1:
+            # One call per message when the caller asks; the rest come next round,
+            # because the planner skips calls already made this turn.
+            reply = Reply(tool_calls=reply.tool_calls[:1])
         completion = Completion(
             digest=digest,
             model=str(body.get("model") or "offline"),

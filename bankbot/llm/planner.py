@@ -8,6 +8,7 @@ third-party text (see injection.py), while still serving the real request.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -181,14 +182,18 @@ def _matching(lookup: Exchange, request: CustomerRequest) -> list[dict[str, Any]
     return rows
 
 
-def _filters(request: CustomerRequest) -> list[Any]:
-    filters: list[Any] = []
+Row = dict[str, Any]
+
+
+def _filters(request: CustomerRequest) -> list[Callable[[Row], bool]]:
+    filters: list[Callable[[Row], bool]] = []
     if request.merchant:
         merchant = request.merchant.casefold()
         filters.append(lambda row: merchant in external_value(row.get("merchant")).casefold())
     if request.amount:
-        amount = _decimal(request.amount)
-        filters.append(lambda row: _decimal(row.get("amount_kzt")) == amount)
+        # Debits may be written as negative numbers; the customer says "15000".
+        amount = abs(_decimal(request.amount) or Decimal(0))
+        filters.append(lambda row: abs(_decimal(row.get("amount_kzt")) or Decimal(0)) == amount)
     if request.month:
         month = request.month
         filters.append(lambda row: str(row.get("posted_at", "")).startswith(month))
@@ -328,7 +333,8 @@ def _summarise(exchange: Exchange, request: CustomerRequest) -> str:
     data = exchange.data
     month = str(data.get("month") or exchange.arguments.get("month") or "")
     rows = exchange.transactions()
-    count = int(data.get("count", len(rows)))
+    count = data.get("count")
+    count = count if isinstance(count, int) else len(rows)
     total = str(data.get("total_kzt") or _sum(rows))
     if count == 0:
         return say("statement_empty", language, month=month_label(month, language))

@@ -115,9 +115,10 @@ def _blank(text: str, start: int, end: int) -> str:
 
 # Checked in this order: losing a card is the most urgent thing a message can
 # say, and a dispute message often also names a month or an amount.
+# "заблокирована" describes a card's state ("why is it blocked?"), not a request.
 BLOCK_RE = re.compile(
     r"\b(?:block|lock|freeze|deactivate|disable|cancel\s+(?:my\s+)?card)\b"
-    r"|\b(?:за)?блок\w*|\bзаморо[зж]\w*",
+    r"|\b(?:за)?блок(?!ирован)\w*|\bзаморо[зж]\w*",
     re.I,
 )
 # Losing something only means "block" when a card (or the wallet holding it)
@@ -178,8 +179,10 @@ REASON_CUES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 # Where a merchant is named. Each pattern captures the name itself.
 MERCHANT_PATTERNS: tuple[re.Pattern[str], ...] = (
-    # Quoted: "Magnum", «Магнум», 'Yandex Go'.
-    re.compile(r"[\"«“']([^\"»”'\n]{2,40})[\"»”']"),
+    # Quoted: "Magnum", «Магнум», 'Yandex Go'. A single quote only counts at a
+    # word's edge, or "don't … wasn't" would quote everything in between.
+    re.compile(r"[\"«“]([^\"»”\n]{2,40})[\"»”]"),
+    re.compile(r"(?<!\w)'([^'\n]{2,40})'(?!\w)"),
     # "the Magnum charge", "that Wolt payment".
     re.compile(
         r"\b(?:the|that|this|my)\s+(?P<m>[\w&'.-]+(?:\s+[\w&'.-]+)?)\s+"
@@ -196,6 +199,12 @@ MERCHANT_PATTERNS: tuple[re.Pattern[str], ...] = (
     # "dispute Magnum", "оспорь Magnum".
     re.compile(r"\b(?:dispute|оспор\w*)\s+(?P<m>[A-Z][\w&'.-]+)"),
 )
+
+# In a Russian message, a run of Latin-script words is almost always a brand:
+# "оспорь платёж Magnum на 15000".
+# Whole words only, so the "T" of "T-10452" is not taken for a name.
+LATIN_WORD = r"[A-Za-z](?:[A-Za-z&'.-]*[A-Za-z])?"
+LATIN_NAME_RE = re.compile(rf"(?<![\w-])(?P<m>{LATIN_WORD}(?:\s+{LATIN_WORD})*)(?![\w-])")
 
 # Words a merchant pattern may catch that are not merchants.
 # fmt: off
@@ -267,7 +276,10 @@ def _without_dates(text: str, mention: MonthMention | None) -> str:
 
 
 def find_merchant(text: str) -> str | None:
-    for pattern in MERCHANT_PATTERNS:
+    patterns = MERCHANT_PATTERNS
+    if language_of(text) == "ru":
+        patterns += (LATIN_NAME_RE,)
+    for pattern in patterns:
         for match in pattern.finditer(text):
             name = (match.groupdict().get("m") or match.group(1)).strip(" .,'")
             if _looks_like_merchant(name):

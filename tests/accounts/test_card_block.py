@@ -78,12 +78,6 @@ def test_it_refuses_a_key_that_is_not_a_uuid(alice, key):
     assert Card.objects.get(last4="4242").status == Card.Status.ACTIVE
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: accounts/services.py card_block lets Card.MultipleObjectsReturned escape when "
-    "two of the customer's accounts have a card with the same last4; card_get answers "
-    "InvalidInput(code='ambiguous_card') for the same case",
-)
 def test_it_refuses_an_ambiguous_last4_with_a_clear_error(alice):
     second = Account.objects.create(customer=alice, number="KZ86125KZT5004100199")
     Card.objects.create(account=second, last4="4242")
@@ -94,12 +88,6 @@ def test_it_refuses_an_ambiguous_last4_with_a_clear_error(alice):
     assert caught.value.code == "ambiguous_card"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: accounts/services.py card_block reusing a key that already blocked another "
-    "card raises a raw IntegrityError (Card.block_key unique) from the UPDATE instead of "
-    "Conflict(code='idempotency_key_reused') as dispute_open does",
-)
 def test_it_refuses_a_key_already_used_for_another_card(alice):
     key = uuid.uuid4()
     card_block(customer=alice, last4="4242", idempotency_key=key)

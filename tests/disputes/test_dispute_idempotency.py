@@ -73,13 +73,6 @@ def test_it_refuses_a_key_another_customer_used(alice, bob):
     assert not Dispute.objects.filter(customer=bob).exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: disputes/services.py _dispute_for_key compares customer, transaction and "
-    "amount but not the reason, so the same key with another reason is answered as a replay "
-    "(replayed=True) although dispute_open's docstring and DESIGN G5 say same key + other "
-    "parameters is an error",
-)
 def test_it_refuses_the_same_key_with_another_reason(alice):
     key = uuid.uuid4()
     open_dispute(alice, key, reason="I did not buy this")

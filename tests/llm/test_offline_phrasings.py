@@ -59,6 +59,8 @@ PHRASINGS: list[tuple[str, tuple[str, dict]]] = [
     ("My card was stolen, please block it", ("list_cards", {})),
     # disputes, English
     ("Dispute the Magnum charge", find(merchant="Magnum")),
+    ("I don't recognise the Magnum charge, it wasn't me", find(merchant="Magnum")),
+    ("dispute the charge from 'Yandex Go'", find(merchant="Yandex Go")),
     ("I didn't make the 15000 payment on October 3", find(amount="15000.00", month="2026-10")),
     ("dispute T-10452", find()),
     ("dispute T-10452 for 5000", dispute("T-10452", "5000.00")),
@@ -92,7 +94,10 @@ PHRASINGS: list[tuple[str, tuple[str, dict]]] = [
     ("у меня украли карту 1234, заблокируйте", ("block_card", {"card": "1234"})),
     # disputes, Russian
     ("оспорить платеж в Magnum", find(merchant="Magnum")),
+    ("оспорь платёж Yandex Go на 15000 KZT", find(merchant="Yandex Go", amount="15000.00")),
     ("оспорь списание 15000", find(amount="15000.00")),
+    # "2000.10" is money, not October 2000.
+    ("оспорь списание 2000.10", find(amount="2000.10")),
     ("оспорь T-10452 на 15000", dispute("T-10452", "15000.00")),
     (
         "я не совершал платёж 3 октября на 15 000 тг",
@@ -101,9 +106,19 @@ PHRASINGS: list[tuple[str, tuple[str, dict]]] = [
     ("не узнаю списание в «Кофе Бум»", find(merchant="Кофе Бум")),
     # A Cyrillic "Т" in the reference is read as the Latin one.
     ("оспорь Т-10452", find()),
+    ("оспорь T-10452, это не я", find()),
 ]
 
-SMALL_TALK = ["hello", "help", "what can you do?", "thanks!", "привет", "что ты умеешь?"]
+SMALL_TALK = [
+    "hello",
+    "help",
+    "what can you do?",
+    "thanks!",
+    "привет",
+    "что ты умеешь?",
+    # Asking about a blocked card is not asking to block one.
+    "почему моя карта заблокирована?",
+]
 
 
 def test_it_covers_enough_phrasings() -> None:

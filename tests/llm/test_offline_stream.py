@@ -166,3 +166,16 @@ def test_it_streams_through_the_async_client_too() -> None:
         return completion.choices[0].message.tool_calls[0].function.arguments
 
     assert json.loads(asyncio.run(ask())) == {"card": "4242"}
+
+
+def test_it_fails_like_a_server_when_it_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("bug in the planner")
+
+    monkeypatch.setattr("bankbot.llm.offline.plan_reply", broken)
+    client = make_client(ModelConfig(max_retries=0))
+
+    with pytest.raises(openai.InternalServerError) as raised:
+        client.chat.completions.create(model="offline", messages=turn("hello"))
+
+    assert raised.value.body["type"] == "server_error"

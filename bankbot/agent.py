@@ -1,0 +1,228 @@
+"""The agent: one customer turn, from the stored message to the checked answer.
+
+The model is reached only through the client from ``bankbot.llm.client``; its
+tool calls only through the guarded harness. The customer's message is stored
+before this runs (``bankbot.chat.message_customer_add``), so a model failure
+loses nothing: the customer sees a clear message and can retry (G11).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+from django.conf import settings
+from django.utils import timezone
+from openai.lib.streaming.chat import ChatCompletionStreamState
+
+from bankbot.chat import customer_inputs, message_add
+from bankbot.llm.client import make_client
+from bankbot.models import Conversation, Message
+from bankbot.output_checks import check_answer
+from tools.context import action_context_for
+from tools.harness import GuardedHarness
+from tools.mandate import mandate_build
+from tools.models import Proposal
+from tools.provenance import EXTERNAL_NOTE, Source, plain
+from tools.trace import trace_record
+
+log = logging.getLogger(__name__)
+
+MAX_TOOL_STEPS = 6
+HISTORY_MESSAGES = 40
+
+SYSTEM_PROMPT = """You are BankBot, the support assistant of a bank in Kazakhstan. Today is {today}.
+You help the signed-in customer with their statements, cards and disputes, using the tools.
+You may read the customer's data at once. You cannot block a card or open a dispute yourself:
+those tools only prepare a card that the customer confirms with a click. Never say an action
+happened unless a confirmation result says so. Amounts are in KZT; copy them exactly from tool
+results. {external_note}
+Answer briefly, in the customer's language."""
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    kind: str  # "token" | "tool" | "proposal" | "final" | "error"
+    text: str = ""
+    proposal: Proposal | None = None
+    message: Message | None = None
+    data: dict[str, Any] | None = None
+
+
+class TurnFailed(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _ignore(event: TurnEvent) -> None:
+    return None
+
+
+def run_turn(
+    *,
+    user: Any,
+    conversation: Conversation,
+    customer_message: Message,
+    on_event: Callable[[TurnEvent], None] = _ignore,
+    client: openai.OpenAI | None = None,
+) -> Message:
+    """Answer ``customer_message``. Never raises for a model failure: it emits an
+    "error" event and stores a message the customer can act on."""
+    ctx = action_context_for(user, conversation,
+                             mandate=mandate_build(customer_inputs(conversation=conversation)))
+    harness = GuardedHarness(ctx, sources=_sources_seen(conversation))
+    config = settings.BANKBOT_MODEL_CONFIG
+    try:
+        client = client or make_client(config)
+        messages = [_system_message(), *history_for_model(conversation)]
+        for _ in range(MAX_TOOL_STEPS):
+            reply = _complete(client, config.model, messages, harness.tools(), on_event)
+            tool_calls = reply.tool_calls or []
+            if not tool_calls:
+                if not (reply.content or "").strip():
+                    raise TurnFailed("empty_reply", "The assistant returned an empty answer. "
+                                     "Your message is saved; press Retry.")
+                return _finish(conversation, reply.content or "", ctx, on_event)
+            messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
+            for call in tool_calls:
+                messages.append(_run_tool(conversation, harness, call, on_event))
+        raise TurnFailed("step_cap", "The assistant could not finish this request in "
+                         f"{MAX_TOOL_STEPS} steps, so it stopped. Nothing was changed; "
+                         "try asking more simply.")
+    except TurnFailed as failure:
+        return _fail(conversation, ctx, failure.code, failure.message, on_event)
+    except openai.APITimeoutError:
+        return _fail(conversation, ctx, "model_timeout", "The assistant took too long to "
+                     "answer. Your message is saved; press Retry.", on_event)
+    except openai.APIConnectionError:
+        return _fail(conversation, ctx, "model_unreachable", "The assistant could not be "
+                     "reached. Your message is saved; press Retry.", on_event)
+    except openai.APIStatusError as error:
+        return _fail(conversation, ctx, "model_error", f"The assistant's service answered "
+                     f"with an error (HTTP {error.status_code}). Your message is saved; "
+                     "press Retry.", on_event)
+    except (openai.APIError, ValueError) as error:  # malformed stream or payload
+        log.warning("model failure: %s", error)
+        return _fail(conversation, ctx, "model_error", "The assistant's answer could not be "
+                     "read. Your message is saved; press Retry.", on_event)
+
+
+def _system_message() -> dict[str, str]:
+    return {"role": "system", "content": SYSTEM_PROMPT.format(
+        today=timezone.localdate().isoformat(), external_note=EXTERNAL_NOTE)}
+
+
+def history_for_model(conversation: Conversation) -> list[dict[str, Any]]:
+    """The stored conversation in Chat Completions form, latest messages only."""
+    rows = list(conversation.messages.order_by("-id")[:HISTORY_MESSAGES])[::-1]
+    while rows and rows[0].role == Message.Role.TOOL:  # never start with an orphaned result
+        rows.pop(0)
+    history: list[dict[str, Any]] = []
+    for row in rows:
+        if row.role == Message.Role.CUSTOMER:
+            history.append({"role": "user", "content": row.text or _describe(row.ui_action)})
+        elif row.role == Message.Role.ASSISTANT:
+            entry: dict[str, Any] = {"role": "assistant", "content": row.text or None}
+            if row.payload and row.payload.get("tool_calls"):
+                entry["tool_calls"] = row.payload["tool_calls"]
+            history.append(entry)
+        elif row.role == Message.Role.TOOL and row.payload:
+            history.append({"role": "tool", "tool_call_id": row.payload["tool_call_id"],
+                            "content": row.payload["content"]})
+        elif row.role == Message.Role.SYSTEM:
+            history.append({"role": "system", "content": row.text})
+    return history
+
+
+def _describe(ui_action: dict[str, str] | None) -> str:
+    if not ui_action:
+        return ""
+    if ui_action.get("operation") == "raise_dispute":
+        return f"I want to dispute transaction {ui_action.get('transaction')}."
+    if ui_action.get("operation") == "block_card":
+        return f"Please block my card ending {ui_action.get('card')}."
+    return ""
+
+
+def _sources_seen(conversation: Conversation) -> list[Source]:
+    sources: list[Source] = []
+    for payload in conversation.messages.filter(role=Message.Role.TOOL).values_list(
+            "payload", flat=True):
+        for item in (payload or {}).get("sources", []):
+            sources.append(Source(**item))
+    return sources
+
+
+def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
+              tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None]) -> Any:
+    """One streamed model call; tokens go out as they come. The SDK's own stream
+    state accumulates the chunks (given no input tools, it parses no arguments:
+    validating them is the harness's job)."""
+    state = ChatCompletionStreamState()
+    stream = client.chat.completions.create(model=model, messages=messages, tools=tools,
+                                            stream=True)
+    for chunk in stream:
+        state.handle_chunk(chunk)
+        for choice in chunk.choices:
+            if choice.delta.content:
+                on_event(TurnEvent("token", text=choice.delta.content))
+    completion = state.get_final_completion()
+    if not completion.choices:
+        raise TurnFailed("empty_reply", "The assistant returned no answer. Your message is "
+                         "saved; press Retry.")
+    return completion.choices[0].message
+
+
+def _store_tool_calls(conversation: Conversation, content: str, tool_calls: list[Any]) -> dict:
+    calls = [{"id": c.id, "type": "function",
+              "function": {"name": c.function.name, "arguments": c.function.arguments}}
+             for c in tool_calls]
+    message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=content,
+                payload={"tool_calls": calls})
+    return {"role": "assistant", "content": content or None, "tool_calls": calls}
+
+
+def _run_tool(conversation: Conversation, harness: GuardedHarness, call: Any,
+              on_event: Callable[[TurnEvent], None]) -> dict[str, Any]:
+    before = len(harness.sources)
+    outcome = harness.call(call.function.name, call.function.arguments)
+    content = outcome.for_model()
+    new_sources = [s.as_dict() for s in harness.sources[before:]]
+    message_add(conversation=conversation, role=Message.Role.TOOL, text="",
+                payload={"tool_call_id": call.id, "name": outcome.tool, "status": outcome.status,
+                         "content": content, "sources": new_sources})
+    on_event(TurnEvent("tool", text=outcome.tool,
+                       data={"tool": outcome.tool, "status": outcome.status,
+                             "data": plain(outcome.data)}))
+    if outcome.proposal is not None:
+        on_event(TurnEvent("proposal", proposal=outcome.proposal))
+    return {"role": "tool", "tool_call_id": call.id, "content": content}
+
+
+def _finish(conversation: Conversation, text: str, ctx: Any,
+            on_event: Callable[[TurnEvent], None]) -> Message:
+    known = [payload["content"] for payload in conversation.messages.filter(
+        role=Message.Role.TOOL).values_list("payload", flat=True) if payload]
+    known += list(conversation.messages.filter(
+        role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).values_list("text", flat=True))
+    checked = check_answer(text, known_text=known)
+    message = message_add(conversation=conversation, role=Message.Role.ASSISTANT,
+                          text=checked.text, flagged=" ".join(checked.problems))
+    if checked.flagged:
+        trace_record(event="flagged", decision="flag", ctx=ctx, reason_code="output_check",
+                     reason=" ".join(checked.problems), result={"original": text[:2000]})
+    on_event(TurnEvent("final", text=checked.text, message=message))
+    return message
+
+
+def _fail(conversation: Conversation, ctx: Any, code: str, text: str,
+          on_event: Callable[[TurnEvent], None]) -> Message:
+    trace_record(event="model_error", decision="error", ctx=ctx, reason_code=code, reason=text)
+    message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text,
+                          payload={"error": code, "retryable": True})
+    on_event(TurnEvent("error", text=text, message=message))
+    return message

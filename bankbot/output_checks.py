@@ -1,0 +1,68 @@
+"""Checks on the model's final text before the customer sees it (G10).
+
+Every amount it states must appear in this conversation's tool results or in
+the customer's own words; links and images to other origins are removed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+# "15000.00", "15 000", "15,000.50", "2500,50 ₸", "99.00": a number with a
+# decimal part, or of three or more digits. Card digits, dates, references and
+# bare years are not amounts; they are removed or skipped first.
+_AMOUNT = re.compile(r"(?<![\w./-])(\d{1,3}(?:[ ,\u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?(?![\w/-])")
+_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b")
+_REFERENCE = re.compile(r"\b[TDP]-[0-9a-f]+\b", re.IGNORECASE)
+_CARD = re.compile(r"(?:••••|\*{4}|ending(?: in)?|card|карт\w*)\s*(\d{4})\b", re.IGNORECASE)
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\((?:https?:)?//[^)]*\)")
+_BARE_URL = re.compile(r"(?:https?:)?//[^\s)\]]+", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<\s*(img|a|iframe|script)\b[^>]*>", re.IGNORECASE)
+
+
+@dataclass
+class CheckedAnswer:
+    text: str
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.problems)
+
+
+def amounts_in(text: str) -> set[Decimal]:
+    text = _REFERENCE.sub(" ", _DATE.sub(" ", text or ""))
+    text = _CARD.sub(" ", text)
+    found = set()
+    for whole, cents in _AMOUNT.findall(text):
+        digits = re.sub(r"[ ,\u00a0]", "", whole)
+        if not cents and (len(digits) < 3 or (len(digits) == 4 and 1990 <= int(digits) <= 2100)):
+            continue
+        try:
+            found.add(Decimal(f"{digits}.{cents or '0'}").quantize(Decimal("0.01")))
+        except InvalidOperation:
+            continue
+    return found
+
+
+def check_answer(text: str, *, known_text: list[str]) -> CheckedAnswer:
+    """``known_text``: the conversation's tool results and the customer's own messages."""
+    problems = []
+    cleaned = _MARKDOWN_IMAGE.sub("[image removed]", text or "")
+    cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
+    cleaned = _HTML_TAG.sub("[removed]", cleaned)
+    cleaned = _BARE_URL.sub("[link removed]", cleaned)
+    if cleaned != (text or ""):
+        problems.append("The answer linked to another website; the link was removed.")
+    known: set[Decimal] = set()
+    for item in known_text:
+        known |= amounts_in(item)
+    unverified = sorted(amounts_in(cleaned) - known)
+    if unverified:
+        shown = ", ".join(f"{a:.2f}" for a in unverified)
+        problems.append(f"The assistant stated amounts that do not match your records ({shown}); "
+                        "please rely on the statement table instead.")
+    return CheckedAnswer(text=cleaned, problems=problems)
