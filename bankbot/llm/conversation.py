@@ -47,7 +47,7 @@ def _nullable(schema: dict[str, Any]) -> bool:
     kind = schema.get("type")
     if kind == "null" or (isinstance(kind, list) and "null" in kind):
         return True
-    return any(_nullable(option) for option in schema.get("anyOf", []) if isinstance(option, dict))
+    return any(_nullable(option) for option in _dicts(schema.get("anyOf")))
 
 
 @dataclass

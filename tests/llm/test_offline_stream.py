@@ -8,6 +8,8 @@ import json
 import httpx2
 import openai
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bankbot.llm import ModelConfig, OfflineModel, make_async_client, make_client
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, statement, transaction, turn
@@ -179,3 +181,21 @@ def test_it_fails_like_a_server_when_it_breaks(monkeypatch: pytest.MonkeyPatch) 
         client.chat.completions.create(model="offline", messages=turn("hello"))
 
     assert raised.value.body["type"] == "server_error"
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=120), description=st.text(max_size=120))
+def test_it_answers_anything_a_customer_or_merchant_writes(text: str, description: str) -> None:
+    """Whatever the words, a well-formed reply: a text or offered tool calls."""
+    step = ("get_statement", {"month": "2026-10"}, statement(transaction(description=description)))
+    for personality in ("careful", "compromised"):
+        model = OfflineModel(personality)
+        for messages in (turn(text), turn(text, step)):
+            body = {"model": "offline", "messages": messages, "tools": GUARDED_TOOLS}
+            response = model(httpx2.Request("POST", URL, json=body))
+
+            assert response.status_code == 200
+            message = response.json()["choices"][0]["message"]
+            names = {call["function"]["name"] for call in message.get("tool_calls", [])}
+            assert message["content"] or names
+            assert names <= {tool["function"]["name"] for tool in GUARDED_TOOLS}
