@@ -1,4 +1,9 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+A WebSocket must come from one of ALLOWED_HOSTS (AllowedHostsOriginValidator:
+a page on another site cannot open the customer's chat) and carries the
+session's user (AuthMiddlewareStack); the consumer refuses anonymous sockets.
+"""
 
 import os
 
@@ -7,6 +12,21 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bankbot.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs Django set up first)
+# Imported after Django is set up: they load models.
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from bankbot.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        # One process serves its own CSS and JS (the embedded default, with or
+        # without DEBUG); a deployment with a proxy can serve /static/ in front.
+        "http": ASGIStaticFilesHandler(django_asgi_app),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

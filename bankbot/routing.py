@@ -1,0 +1,9 @@
+"""WebSocket routes (the HTTP ones are in urls.py)."""
+
+from django.urls import path
+
+from bankbot.consumers import ChatConsumer
+
+websocket_urlpatterns = [
+    path("ws/chat/<uuid:public_id>/", ChatConsumer.as_asgi()),
+]
