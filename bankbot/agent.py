@@ -69,12 +69,18 @@ def run_turn(
     customer_message: Message,
     on_event: Callable[[TurnEvent], None] = _ignore,
     client: openai.OpenAI | None = None,
+    harness: Any = None,
 ) -> Message:
     """Answer ``customer_message``. Never raises for a model failure: it emits an
-    "error" event and stores a message the customer can act on."""
+    "error" event and stores a message the customer can act on.
+
+    ``harness`` is for the Injection Lab, which plays the same turn through the
+    naive harness; the chat never passes it, so customers always get the
+    guarded one built here from their session."""
     ctx = action_context_for(user, conversation,
                              mandate=mandate_build(customer_inputs(conversation=conversation)))
-    harness = GuardedHarness(ctx, sources=_sources_seen(conversation))
+    if harness is None:
+        harness = GuardedHarness(ctx, sources=_sources_seen(conversation))
     config = settings.BANKBOT_MODEL_CONFIG
     try:
         client = client or make_client(config)
@@ -186,7 +192,7 @@ def _store_tool_calls(conversation: Conversation, content: str, tool_calls: list
     return {"role": "assistant", "content": content or None, "tool_calls": calls}
 
 
-def _run_tool(conversation: Conversation, harness: GuardedHarness, call: Any,
+def _run_tool(conversation: Conversation, harness: Any, call: Any,
               on_event: Callable[[TurnEvent], None]) -> dict[str, Any]:
     before = len(harness.sources)
     outcome = harness.call(call.function.name, call.function.arguments)

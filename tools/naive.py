@@ -44,6 +44,7 @@ class NaiveHarness:
     def __init__(self, customer: Any, conversation: Any = None) -> None:
         self.customer = customer
         self.conversation = conversation
+        self.sources: list[Any] = []  # the naive harness keeps no provenance
 
     def tools(self) -> list[dict[str, Any]]:
         tools = [dict(pydantic_function_tool(NaiveGetStatementArgs, name="get_statement"))]
