@@ -59,3 +59,18 @@ def test_export_trace_writes_json_lines_since_a_date(alice_conversation, harness
 def test_export_trace_rejects_a_bad_date():
     with pytest.raises(CommandError, match="give a date"):
         call_command("export_trace", "--since", "last tuesday")
+
+
+def test_the_database_itself_refuses_to_rewrite_the_trace(alice_conversation, harness_for):
+    from django.db import DatabaseError, connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the append-only trigger is PostgreSQL's (see tools/migrations/0002)")
+
+    harness_for(alice_conversation).call("list_cards", {})
+    for statement in ("UPDATE tools_toolcalltrace SET decision = 'x'",
+                      "DELETE FROM tools_toolcalltrace"):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
+                connection.cursor() as cursor:
+            cursor.execute(statement)
+    assert ToolCallTrace.objects.get().decision == "ok"
