@@ -6,6 +6,20 @@ from django.http import HttpRequest
 from bankbot.models import Conversation, Message
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For records that are evidence (conversations, the trace): nobody adds,
+    changes or deletes them from admin, superusers included."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 class MessageInline(admin.TabularInline):
     model = Message
     fields = ["created_at", "role", "text", "ui_action", "flagged"]
@@ -18,37 +32,17 @@ class MessageInline(admin.TabularInline):
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
-    """Conversations are the customer's record of what was said: read-only."""
-
+class ConversationAdmin(ReadOnlyAdmin):
     list_display = ["public_id", "customer", "title", "created_at"]
     search_fields = ["public_id", "title", "customer__full_name"]
     list_select_related = ["customer"]
     readonly_fields = ["public_id", "customer", "title", "created_at"]
     inlines = [MessageInline]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(ReadOnlyAdmin):
     list_display = ["conversation", "role", "created_at", "flagged"]
     list_filter = ["role"]
     readonly_fields = ["conversation", "role", "text", "ui_action", "payload",
                        "client_message_id", "flagged", "created_at"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .client import make_async_client, make_client
+from .client import make_client
 from .config import ModelConfig, ModelConfigError, Personality
 from .offline import OfflineModel
 
@@ -11,6 +11,5 @@ __all__ = [
     "ModelConfigError",
     "OfflineModel",
     "Personality",
-    "make_async_client",
     "make_client",
 ]

@@ -37,24 +37,6 @@ def make_client(config: ModelConfig) -> openai.OpenAI:
     )
 
 
-def make_async_client(config: ModelConfig) -> openai.AsyncOpenAI:
-    """The asyncio twin of ``make_client``, for the chat consumer's background turn."""
-    if config.is_offline:
-        # MockTransport serves async clients too; the handler itself stays sync.
-        transport = httpx2.MockTransport(OfflineModel(config.personality))
-        return openai.AsyncOpenAI(
-            api_key=OFFLINE_API_KEY,
-            base_url=OFFLINE_BASE_URL,
-            http_client=httpx2.AsyncClient(transport=transport),
-            timeout=config.timeout,
-            max_retries=config.max_retries,
-        )
-    base_url, api_key = _endpoint(config)
-    return openai.AsyncOpenAI(
-        api_key=api_key, base_url=base_url, timeout=config.timeout, max_retries=config.max_retries
-    )
-
-
 def _endpoint(config: ModelConfig) -> tuple[str, str]:
     """Base URL and key, always explicit: left unset, the SDK would quietly read
     OPENAI_* from the process environment and bypass ModelConfig."""

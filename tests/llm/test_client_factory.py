@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
-import openai
 import pytest
 
-from bankbot.llm import ModelConfig, ModelConfigError, make_async_client, make_client
+from bankbot.llm import ModelConfig, ModelConfigError, make_client
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 
 
@@ -141,17 +138,3 @@ def test_it_keeps_the_key_out_of_repr() -> None:
     assert "sk-secret-value" not in repr(config)
 
 
-def test_it_builds_async_clients_the_same_way() -> None:
-    real = make_async_client(ModelConfig(model="gpt-4o-mini", api_key="sk-a", timeout=7.0))
-
-    async def ask_offline() -> str | None:
-        client = make_async_client(ModelConfig())
-        completion = await client.chat.completions.create(
-            model="offline", messages=turn("hello"), tools=GUARDED_TOOLS
-        )
-        await client.close()
-        return completion.choices[0].message.content
-
-    assert isinstance(real, openai.AsyncOpenAI)
-    assert (str(real.base_url), real.api_key, real.timeout) == ("https://api.openai.com/v1/", "sk-a", 7.0)
-    assert "block a card" in (asyncio.run(ask_offline()) or "")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import httpx2
@@ -11,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bankbot.llm import ModelConfig, OfflineModel, make_async_client, make_client
+from bankbot.llm import ModelConfig, OfflineModel, make_client
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, statement, transaction, turn
 
 URL = "http://offline.invalid/v1/chat/completions"
@@ -155,19 +154,6 @@ def test_it_rejects_a_body_that_is_not_json() -> None:
 
     assert response.status_code == 400
     assert response.json()["error"]["type"] == "invalid_request_error"
-
-
-def test_it_streams_through_the_async_client_too() -> None:
-    async def ask() -> str:
-        client = make_async_client(ModelConfig())
-        async with client.chat.completions.stream(
-            model="offline", messages=turn("block my card 4242"), tools=GUARDED_TOOLS
-        ) as stream:
-            completion = await stream.get_final_completion()
-        await client.close()
-        return completion.choices[0].message.tool_calls[0].function.arguments
-
-    assert json.loads(asyncio.run(ask())) == {"card": "4242"}
 
 
 def test_it_fails_like_a_server_when_it_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
