@@ -1,30 +1,105 @@
+"""Customers' data in admin. Support staff look; the only change they make here is
+unblocking a card, with a note, through ``card_unblock``. Money, references and a
+card's status are never edited from admin, superusers included."""
+
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
-from accounts.models import Account, Card, Customer, Transaction
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from accounts.errors import DomainError
+from accounts.models import Account, Card, CardUnblock, Customer, Transaction
+from accounts.services import UNBLOCK_PERMISSION, card_unblock
+
+
+class _Evidence:
+    """Records of what staff did: nobody adds, changes or deletes them from admin."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Customer)
 class CustomerAdmin(admin.ModelAdmin):
     list_display = ["full_name", "user"]
     search_fields = ["full_name", "user__username"]
+    list_select_related = ["user"]
 
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
     list_display = ["number", "customer", "currency", "balance"]
     search_fields = ["number", "customer__full_name"]
-    list_select_related = ["customer"]
+    list_select_related = ["customer__user"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Account | None = None) -> list[str]:
+        # The balance is money and the number is what customers and statements name.
+        return ["customer", "number", "balance"] if obj is not None else []
+
+
+class CardUnblockInline(_Evidence, admin.TabularInline):
+    model = CardUnblock
+    fields = ["created_at", "staff_user", "note", "blocked_at", "block_key"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    verbose_name_plural = "unblocked by staff"
+
+
+class UnblockActionForm(ActionForm):
+    note = forms.CharField(
+        required=False,  # card_unblock refuses a missing note with a sentence of its own
+        label="Note (required to unblock):",
+        widget=forms.TextInput(attrs={"size": 60, "maxlength": 2000}),
+    )
 
 
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     list_display = ["masked", "account", "status", "blocked_at"]
     list_filter = ["status"]
-    search_fields = ["last4", "account__number"]
+    search_fields = ["last4", "account__number", "account__customer__full_name"]
     list_select_related = ["account"]
-    readonly_fields = ["blocked_at"]
+    # A card's status changes only through card_block (the customer's click) and
+    # card_unblock (staff, with a note): never by editing the field.
+    readonly_fields = ["status", "blocked_at"]
+    inlines = [CardUnblockInline]
+    action_form = UnblockActionForm
+    actions = ["unblock"]
+
+    def has_unblock_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(UNBLOCK_PERMISSION)
+
+    @admin.action(description="Unblock the selected cards (write the note first)",
+                  permissions=["unblock"])
+    def unblock(self, request: HttpRequest, queryset: QuerySet[Card]) -> None:
+        note = request.POST.get("note", "")
+        for card in queryset:
+            try:
+                card_unblock(card=card, note=note, staff_user=request.user)
+            except DomainError as error:
+                self.message_user(request, f"{card}: {error.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{card} is unblocked; your note is on record.",
+                                  messages.SUCCESS)
+
+
+@admin.register(CardUnblock)
+class CardUnblockAdmin(_Evidence, admin.ModelAdmin):
+    list_display = ["card", "staff_user", "created_at", "blocked_at"]
+    search_fields = ["card__last4", "staff_user__username", "note"]
+    list_select_related = ["card", "staff_user"]
 
 
 @admin.register(Transaction)
@@ -33,3 +108,10 @@ class TransactionAdmin(admin.ModelAdmin):
     search_fields = ["reference", "merchant", "description"]
     date_hierarchy = "posted_at"
     list_select_related = ["account"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # A posted transaction is the bank's record: amounts, references and the
+        # merchant's text are never edited afterwards.
+        if obj is None:
+            return []
+        return [f.name for f in Transaction._meta.fields if f.name != "id"]

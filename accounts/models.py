@@ -94,3 +94,63 @@ class Transaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reference} {self.merchant} {self.amount} {KZT}"
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """For evidence: rows are added, never changed or removed, not even in bulk."""
+
+    def update(self, **kwargs: object) -> int:
+        raise PermissionError(f"{self.model._meta.verbose_name_plural} are append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError(f"{self.model._meta.verbose_name_plural} are append-only")
+
+
+class AppendOnlyModel(models.Model):
+    """A record of something staff did. Integrity, not business logic: an
+    existing row is never rewritten or deleted through the ORM."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        # Rows are written by a service only; no permission adds, changes or
+        # deletes one.
+        default_permissions = ("view",)
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise PermissionError(f"{self._meta.verbose_name_plural} are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise PermissionError(f"{self._meta.verbose_name_plural} are append-only")
+
+
+class CardUnblock(AppendOnlyModel):
+    """A staff member unblocked a card: who, when, why, and which block it undid.
+
+    Customers cannot unblock a card (there is no chat tool for it); staff can,
+    through ``card_unblock``, which writes one of these rows.
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="unblocks")
+    note = models.TextField()
+    staff_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="card_unblocks"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # What the unblock cleared, kept because Card.block_key must be emptied (it is
+    # unique): the time of the block and the confirmation key that made it.
+    blocked_at = models.DateTimeField()
+    block_key = models.UUIDField(null=True, blank=True, editable=False)
+
+    class Meta(AppendOnlyModel.Meta):
+        ordering = ["id"]
+        permissions = [("unblock_card", "Can unblock a card (with a note)")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(note=""), name="card_unblock_note_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card} unblocked by {self.staff_user}"

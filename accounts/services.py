@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput
+from accounts.errors import Conflict, DomainError, InvalidInput
+from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
-from accounts.models import Card, Customer
+
+MAX_NOTE_LENGTH = 2000
+UNBLOCK_PERMISSION = "accounts.unblock_card"
+
+
+class NotPermitted(DomainError):
+    """A staff action asked of someone who is not staff with that permission."""
+
+    code = "not_permitted"
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,12 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
         card = card_get(customer=customer, last4=last4)
         if card.block_key == idempotency_key:
             return CardBlockResult(card=card, changed=True)  # a retry of the call that blocked it
+        if CardUnblock.objects.filter(block_key=idempotency_key).exists():
+            # A late retry of a block that staff have since reversed must not
+            # block the card again behind their back.
+            raise Conflict("This block was carried out and later reversed by support staff; "
+                           "ask for a new block if the card should be blocked again.",
+                           code="block_reversed")
         if Card.objects.filter(block_key=idempotency_key).exists():
             raise Conflict("This confirmation was already used to block another card; "
                            "ask the assistant to prepare the new block.",
@@ -50,3 +66,52 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
         card.refresh_from_db()
         return CardBlockResult(card=card, changed=bool(changed))
 
+
+# --- staff actions -------------------------------------------------------------
+
+def staff_check(user: Any, permission: str, refusal: str) -> None:
+    """Staff services re-check who acts, whatever the caller checked already."""
+    if not (getattr(user, "is_active", False) and getattr(user, "is_staff", False)
+            and user.has_perm(permission)):
+        raise NotPermitted(refusal)
+
+
+def note_clean(note: object, missing: str) -> str:
+    """A staff note is required: it goes on the record with the staff member's name."""
+    text = note.strip() if isinstance(note, str) else ""
+    if not text:
+        raise InvalidInput(missing, code="note_required")
+    if len(text) > MAX_NOTE_LENGTH:
+        raise InvalidInput(f"The note is too long; keep it under {MAX_NOTE_LENGTH} characters.",
+                           code="note_too_long")
+    return text
+
+
+def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
+    """Unblock a blocked card on a staff member's word, recording who, when and why.
+
+    Customers cannot do this (no chat tool calls it). The block key is cleared
+    (it is unique, and the next block brings its own) and kept on the record.
+    The UPDATE is conditional on the block seen, so two staff unblocking at once
+    record one unblock.
+    """
+    staff_check(staff_user, UNBLOCK_PERMISSION, "Only support staff may unblock a card.")
+    note = note_clean(note, "Write a note saying why you unblock this card; it goes on the "
+                            "record with your name.")
+    with transaction.atomic():
+        current = Card.objects.get(pk=card.pk)
+        unblocked = 0
+        if current.status == Card.Status.BLOCKED:
+            unblocked = Card.objects.filter(
+                pk=card.pk, status=Card.Status.BLOCKED, block_key=current.block_key,
+                blocked_at=current.blocked_at,
+            ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None)
+        if not unblocked:
+            raise Conflict(f"Card {current.masked} is not blocked; there is nothing to unblock.",
+                           code="card_not_blocked")
+        record = CardUnblock(card=current, note=note, staff_user=staff_user,
+                             blocked_at=current.blocked_at, block_key=current.block_key)
+        record.full_clean()
+        record.save()
+    card.refresh_from_db()
+    return record

@@ -1,14 +1,112 @@
+"""Disputes in admin: the support staff's queue, the read-only trail of how each
+dispute came to be, and the review workflow.
+
+Nobody edits a dispute's fields here, superusers included: the only change is a
+review step (a status move with a note), made by ``dispute_review`` from the
+form under the trail.
+"""
+
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
-from disputes.models import Dispute
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
+
+from accounts.errors import DomainError
+from bankbot.admin import ReadOnlyAdmin
+from disputes.models import Dispute, DisputeReview
+from disputes.selectors import dispute_queue_ordering, dispute_trail
+from disputes.services import REVIEW_PERMISSION, dispute_review, dispute_review_moves
 
 
 @admin.register(Dispute)
 class DisputeAdmin(admin.ModelAdmin):
-    list_display = ["reference", "customer", "transaction", "amount", "status", "created_at"]
-    list_filter = ["status"]
-    search_fields = ["reference", "customer__full_name", "transaction__merchant"]
-    list_select_related = ["customer", "transaction"]
-    readonly_fields = ["reference", "customer", "transaction", "amount", "idempotency_key", "created_at"]
+    list_display = ["reference", "customer", "transaction_reference", "merchant", "amount",
+                    "status", "age"]
+    list_filter = ["status", "created_at"]
+    search_fields = ["reference", "customer__full_name", "customer__user__username",
+                     "transaction__reference", "transaction__merchant"]
+    # Customer.__str__ names the user: one join instead of a query per row.
+    list_select_related = ["customer__user", "transaction"]
+    fields = ["reference", "status", "customer", "transaction", "amount", "reason",
+              "idempotency_key", "created_at"]
+    readonly_fields = fields
+
+    def get_ordering(self, request: HttpRequest) -> list[Any]:
+        return dispute_queue_ordering()
+
+    # No dispute is added, edited or deleted from admin: customers open them by
+    # confirming in the chat, and staff move them only through the review form.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_review_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_active and request.user.is_staff and request.user.has_perm(
+            REVIEW_PERMISSION)
+
+    @admin.display(description="transaction", ordering="transaction__reference")
+    def transaction_reference(self, obj: Dispute) -> str:
+        return obj.transaction.reference
+
+    @admin.display(description="merchant", ordering="transaction__merchant")
+    def merchant(self, obj: Dispute) -> str:
+        return obj.transaction.merchant
+
+    @admin.display(description="age", ordering="created_at")
+    def age(self, obj: Dispute) -> str:
+        return timesince(obj.created_at, timezone.now(), depth=1)
+
+    def get_urls(self) -> list[Any]:
+        review = path("<path:object_id>/review/", self.admin_site.admin_view(self.review_view),
+                      name="disputes_dispute_review")
+        return [review, *super().get_urls()]  # before the change page's catch-all
+
+    def render_change_form(self, request: HttpRequest, context: dict[str, Any], add: bool = False,
+                           change: bool = False, form_url: str = "", obj: Dispute | None = None
+                           ) -> HttpResponse:
+        if obj is not None:
+            context["trail"] = dispute_trail(dispute=obj)
+            if self.has_review_permission(request):
+                context["review_moves"] = dispute_review_moves(obj.status)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def review_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """POST: move the dispute one step, with the note, through dispute_review."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_review_permission(request):
+            raise PermissionDenied
+        dispute = self.get_object(request, unquote(object_id))
+        if dispute is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        before = dispute.get_status_display()
+        try:
+            dispute_review(dispute=dispute, to_status=request.POST.get("to_status", ""),
+                           note=request.POST.get("note", ""), staff_user=request.user)
+        except DomainError as error:
+            self.message_user(request, error.message, messages.ERROR)
+        else:
+            moved = f"{dispute} moved from {before} to {dispute.get_status_display()}."
+            self.log_change(request, dispute, moved)  # also in the page's History
+            self.message_user(request, moved, messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:disputes_dispute_change", args=[dispute.pk]))
+
+
+@admin.register(DisputeReview)
+class DisputeReviewAdmin(ReadOnlyAdmin):
+    list_display = ["dispute", "from_status", "to_status", "staff_user", "created_at"]
+    list_filter = ["to_status"]
+    search_fields = ["dispute__reference", "staff_user__username", "note"]
+    list_select_related = ["dispute", "staff_user"]

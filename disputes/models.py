@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from accounts.models import Customer, Transaction
+from accounts.models import AppendOnlyModel, Customer, Transaction
 
 
 class Dispute(models.Model):
@@ -45,3 +46,27 @@ class Dispute(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in self.OPEN_STATUSES
+
+
+class DisputeReview(AppendOnlyModel):
+    """One step of the review workflow: who moved the dispute, from what to what,
+    when and why. Written only by ``dispute_review``; append-only."""
+
+    dispute = models.ForeignKey(Dispute, on_delete=models.PROTECT, related_name="reviews")
+    from_status = models.CharField(max_length=12, choices=Dispute.Status.choices)
+    to_status = models.CharField(max_length=12, choices=Dispute.Status.choices)
+    note = models.TextField()
+    staff_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="dispute_reviews")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta(AppendOnlyModel.Meta):
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(note=""), name="dispute_review_note_required"),
+            models.CheckConstraint(condition=~Q(from_status=models.F("to_status")),
+                                   name="dispute_review_changes_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dispute}: {self.from_status} → {self.to_status}"

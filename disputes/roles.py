@@ -6,14 +6,18 @@ from django.contrib.auth.models import Group, Permission
 
 SUPPORT_GROUP = "Support"
 
-# (app_label, codename). Staff change disputes (through the review workflow)
-# and only look at everything else.
+# (app_label, codename). Staff change disputes only through the review workflow
+# (change_dispute is what dispute_review checks; admin edits no field), unblock
+# cards with a note, and only look at everything else.
 SUPPORT_PERMISSIONS = [
     ("disputes", "view_dispute"),
     ("disputes", "change_dispute"),
+    ("disputes", "view_disputereview"),
     ("accounts", "view_customer"),
     ("accounts", "view_account"),
     ("accounts", "view_card"),
+    ("accounts", "unblock_card"),
+    ("accounts", "view_cardunblock"),
     ("accounts", "view_transaction"),
     ("tools", "view_toolcalltrace"),
     ("tools", "view_proposal"),

@@ -1,4 +1,4 @@
-"""Opening disputes. One service per state change; every caller goes through it."""
+"""Opening and reviewing disputes. One service per state change; every caller goes through it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -15,7 +16,8 @@ from django.utils import timezone
 from accounts.errors import Conflict, InvalidInput, RuleViolation
 from accounts.models import Customer, Transaction
 from accounts.selectors import transaction_get
-from disputes.models import Dispute
+from accounts.services import note_clean, staff_check
+from disputes.models import Dispute, DisputeReview
 
 MAX_REASON_LENGTH = 500
 # The first dispute is D-881, the public reference DESIGN.md uses as its example.
@@ -120,7 +122,16 @@ def dispute_open(
         if replay is not None:
             return replay
         txn = transaction_get(customer=customer, reference=transaction_reference)
-        dispute_check(transaction=txn, amount=parsed_amount)
+        try:
+            dispute_check(transaction=txn, amount=parsed_amount)
+        except Conflict:
+            # Under READ COMMITTED (PostgreSQL) a retry with this very key may have
+            # committed between the first look and the check: that is a replay.
+            replay = _dispute_for_key(customer, idempotency_key, transaction_reference,
+                                      parsed_amount, reason)
+            if replay is not None:
+                return replay
+            raise
         try:
             with transaction.atomic():  # a savepoint: a lost race must not poison the outer one
                 dispute = Dispute.objects.create(
@@ -165,3 +176,60 @@ def _dispute_for_key(
             code="idempotency_key_reused",
         )
     return DisputeResult(dispute=existing, replayed=True)
+
+
+# --- the review workflow ------------------------------------------------------
+
+Status = Dispute.Status
+# opened → in review → resolved or rejected. Resolved and rejected are final.
+REVIEW_MOVES: dict[str, tuple[str, ...]] = {
+    Status.OPENED: (Status.IN_REVIEW,),
+    Status.IN_REVIEW: (Status.RESOLVED, Status.REJECTED),
+}
+REVIEW_PERMISSION = "disputes.change_dispute"
+
+
+def dispute_review_moves(status: str) -> list[tuple[str, str]]:
+    """The statuses a dispute in ``status`` may move to, as (value, label)."""
+    return [(move, Status(move).label) for move in REVIEW_MOVES.get(status, ())]
+
+
+def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: Any) -> DisputeReview:
+    """Move a dispute one step along the review workflow, with the staff member's note.
+
+    ``dispute.status`` is the status the staff member saw: the UPDATE is
+    conditional on it, so when two staff move the same dispute at once one
+    wins and the other is told what happened, and nothing else is written.
+    """
+    staff_check(staff_user, REVIEW_PERMISSION, "Only support staff may review disputes.")
+    note = note_clean(note, "Write a note saying why you move this dispute; it goes on the "
+                            "record with your name.")
+    if to_status not in Status.values:
+        raise InvalidInput(f"{to_status!r} is not a dispute status.", code="invalid_status")
+    seen = dispute.status
+    if to_status not in REVIEW_MOVES.get(seen, ()):
+        raise RuleViolation(_illegal_move(dispute, seen, to_status), code="illegal_transition")
+    with transaction.atomic():
+        moved = Dispute.objects.filter(pk=dispute.pk, status=seen).update(status=to_status)
+        if not moved:
+            current = Dispute.objects.get(pk=dispute.pk)
+            raise Conflict(
+                f"{dispute} is now {current.get_status_display().lower()}: it changed while "
+                f"you were looking, so nothing was recorded. Reload it and review again.",
+                code="dispute_changed",
+            )
+        review = DisputeReview(dispute=dispute, from_status=seen, to_status=to_status,
+                               note=note, staff_user=staff_user)
+        review.full_clean()
+        review.save()
+    dispute.status = to_status
+    return review
+
+
+def _illegal_move(dispute: Dispute, seen: str, to_status: str) -> str:
+    now, wanted = Status(seen).label.lower(), Status(to_status).label.lower()
+    moves = REVIEW_MOVES.get(seen, ())
+    if not moves:
+        return f"{dispute} is {now}, which is final; it cannot move to {wanted}."
+    allowed = " or ".join(Status(move).label.lower() for move in moves)
+    return f"{dispute} is {now}; it can move only to {allowed}, not to {wanted}."

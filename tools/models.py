@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from accounts.models import Customer
+from accounts.models import AppendOnlyModel, Customer
 from bankbot.models import Conversation
 
 
@@ -97,17 +97,7 @@ class IdempotencyRecord(models.Model):
         return f"{self.key} {self.state}"
 
 
-class AppendOnlyQuerySet(models.QuerySet):
-    """The trace is evidence: rows are added, never changed or removed (G9)."""
-
-    def update(self, **kwargs: object) -> int:
-        raise PermissionError("the tool-call trace is append-only")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise PermissionError("the tool-call trace is append-only")
-
-
-class ToolCallTrace(models.Model):
+class ToolCallTrace(AppendOnlyModel):
     class Event(models.TextChoices):
         CALLED = "called", "Read call"
         PROPOSED = "proposed", "Proposed"
@@ -145,19 +135,8 @@ class ToolCallTrace(models.Model):
     )
     latency_ms = models.FloatField(default=0)
 
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
+    class Meta(AppendOnlyModel.Meta):
         ordering = ["id"]
 
     def __str__(self) -> str:
         return f"{self.event} {self.tool} {self.decision}"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        # Integrity, not business logic: an existing row is never rewritten.
-        if self.pk is not None:
-            raise PermissionError("the tool-call trace is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise PermissionError("the tool-call trace is append-only")

@@ -65,3 +65,18 @@ def test_it_answers_a_replay_when_its_own_retry_won(alice):
     assert again.replayed is True
     assert again.dispute.pk == winner.pk
     assert Dispute.objects.count() == 1
+
+
+def test_it_answers_a_replay_when_its_own_retry_committed_just_before_the_check(alice):
+    key = uuid.uuid4()
+    winner = open_dispute(alice, key).dispute
+
+    # The first look misses the retry that committed; the rule check then sees its
+    # open dispute. That dispute is this key's own: a replay, not a conflict.
+    with mock.patch.object(services, "_dispute_for_key",
+                           side_effect=blind_first_time(services._dispute_for_key)):
+        again = open_dispute(alice, key)
+
+    assert again.replayed is True
+    assert again.dispute.pk == winner.pk
+    assert Dispute.objects.count() == 1
