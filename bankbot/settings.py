@@ -82,10 +82,13 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------
 # DATABASE_URL picks the engine; unset means a SQLite file next to manage.py.
+# Health checks: a connection kept open (DB_CONN_MAX_AGE > 0) that the server
+# dropped is noticed before a request uses it, instead of failing that request.
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -98,16 +101,38 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # An unreachable server is a clear error within seconds, never a request
+    # that hangs. The isolation level stays PostgreSQL's READ COMMITTED: the
+    # services rely on it (after losing a unique-constraint race, the next
+    # statement sees the winner's committed row). Several workers share this
+    # database; every cross-worker guarantee rests on its constraints and
+    # conditional updates (docs/scaling.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------
+# REDIS_URL set → channels-redis, so a chat fragment reaches the browser from
+# whichever worker runs the turn. The timeouts turn a Redis that is down or
+# hung into a ConnectionError / TimeoutError the chat can report, instead of a
+# send that waits forever; the read timeout must stay above channels-redis's
+# own 5 s blocking receive (redis-py's default, 5 s, races it and drops sockets
+# under load). Capacity: channels-redis queues the messages for every socket of
+# one worker process under one key, and group_send silently drops a message
+# once that key holds `capacity`; a streamed turn is dozens of fragments, so
+# the default 100 lost fragments with a few dozen sockets on one worker.
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [
+                    {"address": REDIS_URL, "socket_connect_timeout": 3, "socket_timeout": 10}
+                ],
+                "capacity": 5000,
+            },
         }
     }
 else:

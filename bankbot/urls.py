@@ -1,9 +1,22 @@
 from django.contrib import admin
-from django.urls import path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
 
+from bankbot import views
 from bankbot.health import healthz
 
 urlpatterns = [
+    path("", views.home, name="home"),
+    path("c/new", views.conversation_new, name="conversation_new"),
+    path("c/<uuid:public_id>/", views.conversation_detail, name="conversation"),
+    path("messages/", views.message_send, name="message_send"),
+    path("statement/", views.statement, name="statement"),
+    path("proposals/<uuid:public_id>/confirm", views.proposal_confirm, name="proposal_confirm"),
+    path("proposals/<uuid:public_id>/decline", views.proposal_decline, name="proposal_decline"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("lab/", include("tools.lab.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,349 @@
+"""The chat WebSocket: thin. It moves frames in and HTML fragments out.
+
+One socket per open conversation page, at ``ws/chat/<conversation public_id>/``.
+A frame is what the htmx ``ws`` extension sends for a ``ws-send`` form: the
+form's fields as JSON, plus a ``HEADERS`` object that is ignored here. The
+consumer stores the customer's message first (G11), then runs the agent's turn
+in a background task; every event of the turn is rendered to an out-of-band
+fragment and sent to the conversation's group, so a reply reaches every tab
+showing the conversation, whichever worker runs the turn (channels-redis).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from urllib.parse import parse_qs
+
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import close_old_connections
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.errors import InvalidInput, NotFound
+from accounts.models import Customer
+from bankbot import agent
+from bankbot.chat import conversation_get, message_customer_add
+from bankbot.models import Conversation, Message
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 8 * 1024
+# Counted from stored messages, so the limit holds across workers and reconnects.
+RATE_LIMIT_MESSAGES = 10
+RATE_LIMIT_WINDOW = timedelta(minutes=1)
+
+STREAM = "bankbot/stream.html"
+
+# What an explicit UI choice may say: the operation and the field naming its target.
+UI_ACTIONS: dict[str, tuple[str, re.Pattern[str]]] = {
+    "raise_dispute": ("transaction", re.compile(r"^T-\d{1,12}$")),
+    "block_card": ("card", re.compile(r"^\d{4}$")),
+}
+_TURN_ID = re.compile(r"^[0-9a-f]{12}$")
+
+# Background turns, kept referenced until they finish (asyncio holds tasks weakly).
+_turns: set[asyncio.Task[None]] = set()
+
+
+# --- what a frame or a plain form post may carry --------------------------------
+
+@dataclass(frozen=True)
+class ChatInput:
+    text: str = ""
+    client_message_id: str | None = None
+    ui_action: dict[str, str] | None = None
+    retry_of: str | None = None  # the turn whose failure the customer retries
+
+    @property
+    def is_retry(self) -> bool:
+        return self.retry_of is not None
+
+
+def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
+    """Read a chat input from form fields (a frame's JSON or request.POST).
+
+    An operation button sends ``operation`` and ``target``; the readable text
+    is written here, so what the customer sees is what the harness's mandate
+    gets. Raises InvalidInput with a sentence for the customer.
+    """
+
+    def field(name: str) -> str:
+        value = fields.get(name, "")
+        if not isinstance(value, str):
+            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+        return value
+
+    action = field("action") or "send"
+    if action == "retry":
+        turn = field("turn")
+        if turn and not _TURN_ID.match(turn):
+            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+        return ChatInput(retry_of=turn)
+    if action != "send":
+        raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+    ui_action = None
+    text = field("text")
+    operation = field("operation")
+    if operation:
+        if operation not in UI_ACTIONS:
+            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+        key, pattern = UI_ACTIONS[operation]
+        target = field("target").strip().upper()
+        if not pattern.match(target):
+            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+        ui_action = {"operation": operation, key: target}
+        text = ui_action_text(ui_action)
+    return ChatInput(text=text, client_message_id=field("client_message_id") or None,
+                     ui_action=ui_action)
+
+
+def ui_action_text(ui_action: Mapping[str, str]) -> str:
+    if ui_action["operation"] == "raise_dispute":
+        return _("Dispute %(transaction)s") % {"transaction": ui_action["transaction"]}
+    return _("Block card •••• %(card)s") % {"card": ui_action["card"]}
+
+
+def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
+    if text_data is None or bytes_data is not None:
+        raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+    if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+        raise InvalidInput(_("That message is too large to send. Please shorten it."),
+                           code="frame_too_large")
+    try:
+        fields = json.loads(text_data)
+    except ValueError:
+        raise InvalidInput(_("The message could not be read."), code="malformed_frame") from None
+    if not isinstance(fields, dict):
+        raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+    return chat_input_from(fields)
+
+
+def rate_limited(*, customer: Customer) -> bool:
+    since = timezone.now() - RATE_LIMIT_WINDOW
+    recent = Message.objects.filter(
+        conversation__customer=customer, role=Message.Role.CUSTOMER, created_at__gte=since
+    ).count()
+    return recent >= RATE_LIMIT_MESSAGES
+
+
+def message_accept(*, conversation: Conversation, chat_input: ChatInput) -> Message | None:
+    """Store the customer's message, or raise InvalidInput (rate limit, too long,
+    empty). None: this client message id was stored before (a resent frame)."""
+    if rate_limited(customer=conversation.customer):
+        raise InvalidInput(
+            _("You have sent %(count)d messages in the last minute. Please wait a moment "
+              "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
+    message, created = message_customer_add(
+        conversation=conversation, text=chat_input.text,
+        client_message_id=chat_input.client_message_id, ui_action=chat_input.ui_action,
+    )
+    return message if created else None
+
+
+def message_to_retry(*, conversation: Conversation) -> Message | None:
+    """The customer's latest message, if its turn ended without an answer: the
+    model failed (a stored, retryable error), or the turn broke off (a crash, a
+    lost worker) after the message or a tool call was stored."""
+    latest = conversation.messages.exclude(
+        role__in=[Message.Role.TOOL, Message.Role.SYSTEM]).order_by("-id").first()
+    if latest is None:
+        return None
+    if latest.role == Message.Role.CUSTOMER:
+        return latest
+    payload = latest.payload or {}
+    if not (payload.get("retryable") or payload.get("tool_calls")):
+        return None
+    return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by(
+        "-id").first()
+
+
+def new_turn_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+# --- turn events as out-of-band fragments ------------------------------------
+
+def render_event(event: agent.TurnEvent, *, turn: str, conversation: Conversation) -> str:
+    """One event of a turn as an out-of-band fragment ("" when there is nothing to show)."""
+    context: dict[str, Any] = {"turn": {"id": turn}, "conversation": conversation,
+                               "event": event}
+    if event.kind == "token":
+        return render_to_string(f"{STREAM}#token", context)
+    if event.kind == "tool":
+        data = event.data or {}
+        if data.get("status") != "ok" or data.get("tool") not in TOOL_PARTIALS:
+            return ""  # a denial or an error: the model's answer explains it
+        extra = {"kind": "tool", "tool": data["tool"], "result": data.get("data") or {}}
+        return render_to_string(f"{STREAM}#extra", {**context, "extra": extra})
+    if event.kind == "proposal" and event.proposal is not None:
+        extra = {"kind": "proposal", "proposal": event.proposal}
+        return render_to_string(f"{STREAM}#extra", {**context, "extra": extra})
+    if event.kind == "final":
+        flagged = event.message.flagged if event.message is not None else ""
+        return render_to_string(f"{STREAM}#bubble", {**context, "turn": {
+            "id": turn, "text": event.text, "flagged": flagged}})
+    if event.kind == "error":
+        return render_failure(turn=turn, conversation=conversation, text=event.text)
+    return ""
+
+
+def render_failure(*, turn: str, conversation: Conversation, text: str) -> str:
+    return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
+        "id": turn, "text": text, "failed": True, "retry": True}})
+
+
+TOOL_PARTIALS = {"get_statement", "list_cards", "find_transactions"}
+
+
+def run_turn_in_thread(*, user: Any, conversation: Conversation, message: Message,
+                       on_event: Callable[[agent.TurnEvent], None], language: str) -> None:
+    """The agent's synchronous turn, on a worker thread of its own."""
+    try:
+        with translation.override(language):
+            agent.run_turn(user=user, conversation=conversation, customer_message=message,
+                           on_event=on_event)
+    finally:
+        close_old_connections()
+
+
+def _own_conversation(user: Any, public_id: Any) -> tuple[Any, Conversation] | None:
+    customer = Customer.objects.select_related("user").filter(user=user).first()
+    if customer is None:
+        return None
+    try:
+        return customer.user, conversation_get(customer=customer, public_id=public_id)
+    except NotFound:
+        return None
+
+
+def group_name(conversation: Conversation) -> str:
+    return f"chat.{conversation.public_id.hex}"
+
+
+def _language(scope: Mapping[str, Any]) -> str:
+    """The page's language, passed in the socket URL (?lang=ru)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    wanted = (query.get("lang") or [""])[0]
+    supported = {code for code, _name in settings.LANGUAGES}
+    return wanted if wanted in supported else settings.LANGUAGE_CODE
+
+
+class ChatConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close()
+            return
+        found = await database_sync_to_async(_own_conversation)(
+            user, self.scope["url_route"]["kwargs"]["public_id"])
+        if found is None:  # not a customer, or not their conversation
+            await self.close()
+            return
+        self.user, self.conversation = found
+        self.language = _language(self.scope)
+        self.group = group_name(self.conversation)
+        # True from a message's acceptance to its answer's last fragment.
+        self.answering = False
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        # The turn, if any, keeps running: its answer is stored for the next visit.
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        with translation.override(self.language):
+            try:
+                chat_input = parse_frame(text_data, bytes_data)
+            except InvalidInput as error:
+                await self.notice(error.message)
+                return
+            if self.answering:
+                await self.notice(_("Please wait for the answer to your last message."))
+                return
+            if chat_input.is_retry:
+                await self.retry(chat_input)
+                return
+            try:
+                message = await database_sync_to_async(message_accept)(
+                    conversation=self.conversation, chat_input=chat_input)
+            except InvalidInput as error:
+                await self.notice(error.message)
+                return
+            if message is None:
+                return  # a resent frame: stored and answered already
+            turn = new_turn_id()
+            new_title = ""
+            if not self.conversation.title and message.text:  # chat.py titles it so
+                new_title = self.conversation.title = message.text[:60]
+            await self.broadcast(render_to_string(f"{STREAM}#turn-start", {
+                "turn": {"id": turn, "streaming": True}, "message": message,
+                "conversation": self.conversation, "new_title": new_title}))
+            self.start_turn(message, turn)
+
+    async def retry(self, chat_input: ChatInput) -> None:
+        message = await database_sync_to_async(message_to_retry)(conversation=self.conversation)
+        if message is None:
+            await self.notice(_("There is nothing to retry."))
+            return
+        turn = new_turn_id()
+        await self.broadcast(render_to_string(f"{STREAM}#turn-retry", {
+            "turn": {"id": turn, "streaming": True}, "retry_of": chat_input.retry_of,
+            "conversation": self.conversation}))
+        self.start_turn(message, turn)
+
+    def start_turn(self, message: Message, turn: str) -> None:
+        layer, group, conversation = self.channel_layer, self.group, self.conversation
+        language = self.language
+
+        def on_event(event: agent.TurnEvent) -> None:
+            # On the turn's worker thread: render there, hand the fragment to the group.
+            html = render_event(event, turn=turn, conversation=conversation)
+            if event.kind in ("final", "error"):
+                self.answering = False  # before the customer can see the answer
+            if html:
+                async_to_sync(layer.group_send)(group, {"type": "chat.fragment", "html": html})
+
+        async def run() -> None:
+            try:
+                await sync_to_async(run_turn_in_thread, thread_sensitive=False)(
+                    user=self.user, conversation=conversation, message=message,
+                    on_event=on_event, language=language)
+            except Exception:  # a bug, not a model failure: the page must not hang
+                log.exception("chat turn failed")
+                self.answering = False
+                with translation.override(language):
+                    await self.broadcast(render_failure(
+                        turn=turn, conversation=conversation,
+                        text=_("Something went wrong while answering. Your message is "
+                               "saved; press Retry.")))
+            finally:
+                self.answering = False
+
+        self.answering = True
+        task = asyncio.get_running_loop().create_task(run())
+        _turns.add(task)
+        task.add_done_callback(_turns.discard)
+
+    async def broadcast(self, html: str) -> None:
+        await self.channel_layer.group_send(self.group, {"type": "chat.fragment", "html": html})
+
+    async def notice(self, text: str) -> None:
+        """An error for this socket only: nothing was stored."""
+        await self.send(text_data=render_to_string(f"{STREAM}#notice", {"text": text}))
+
+    async def chat_fragment(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])

@@ -1,0 +1,157 @@
+"""Template helpers for the chat: money, dates, the CSRF header, and the
+confirm card's view of a stored Proposal (never of model text)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import template
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+
+from tools.models import Proposal
+
+register = template.Library()
+
+
+@register.filter
+def kzt(value: Any) -> str:
+    """15000.5 → "15,000.50 ₸" (English) or "15 000,50 ₸" (Russian)."""
+    try:
+        amount = Decimal(str(value)).quantize(Decimal("0.01"))
+    except (InvalidOperation, ValueError):
+        return str(value)
+    text = f"{amount:,.2f}"
+    if (translation.get_language() or "en").startswith("ru"):
+        text = text.replace(",", "\u00a0").replace(".", ",")
+    return f"{text}\u00a0₸"
+
+
+@register.filter
+def isodate(value: Any) -> date | Any:
+    """A tool result's "2026-10-03" as a date, for the |date filter."""
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return value
+
+
+@register.filter
+def month_name(value: Any) -> str:
+    """"2026-10" → "October 2026" ("октябрь 2026" in Russian, as after "за")."""
+    try:
+        first = date.fromisoformat(f"{str(value)[:7]}-01")
+    except ValueError:
+        return str(value)
+    label = formats.date_format(first, "F Y")
+    if (translation.get_language() or "en").startswith("ru"):
+        label = label[:1].lower() + label[1:]
+    return label
+
+
+@register.filter
+def minutes(value: Any) -> int:
+    """A timedelta in whole minutes, rounded up (axes' cool-off time)."""
+    seconds = value.total_seconds() if isinstance(value, timedelta) else 0
+    return max(1, -(-int(seconds) // 60))
+
+
+@register.simple_tag(takes_context=True)
+def hx_csrf_headers(context: template.Context) -> str:
+    """The JSON for <body hx-headers>: every htmx request carries the CSRF token.
+    Auto-escaped by the tag, so it sits safely in a double-quoted attribute."""
+    return json.dumps({"X-CSRFToken": str(context.get("csrf_token", ""))})
+
+
+@register.simple_tag
+def new_client_id() -> str:
+    """A fresh id for a chat form, so the server stores a resent frame once."""
+    return uuid.uuid4().hex
+
+
+@dataclass
+class ProposalCard:
+    proposal: Proposal
+    state: str  # pending | executing | executed | failed | declined | expired
+    rows: list[tuple[str, str]]
+    action: str = ""  # the action in the page's language, from the stored arguments
+    authors: str = ""
+    excerpts: list[str] = field(default_factory=list)
+    more: int = 0  # further excerpts not shown
+    result: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+    retryable: bool = False
+
+    @property
+    def dom_id(self) -> str:
+        return f"proposal-{self.proposal.public_id}"
+
+
+_ARG_LABELS = {
+    "card": lambda: _("Card"),
+    "transaction": lambda: _("Transaction"),
+    "amount": lambda: _("Amount"),
+    "reason": lambda: _("Reason"),
+}
+_AUTHORS = {
+    "merchant": lambda: _("a merchant"),
+    "staff": lambda: _("bank staff"),
+    "customer": lambda: _("another customer"),
+    "bank": lambda: _("the bank"),
+}
+
+
+@register.simple_tag
+def proposal_card(proposal: Proposal) -> ProposalCard:
+    """What the confirm card shows, from the stored proposal alone."""
+    rows = []
+    for key, value in proposal.args.items():
+        label = _ARG_LABELS[key]() if key in _ARG_LABELS else key
+        shown = str(value)
+        if key == "card":
+            shown = f"•••• {value}"
+        elif key == "amount":
+            shown = kzt(value)
+        rows.append((label, shown))
+    sources = proposal.external_sources or []
+    authors = sorted({_AUTHORS.get(s.get("author"), lambda: _("someone else"))() for s in sources})
+    # The longest texts first: a merchant's name is rarely where instructions hide.
+    excerpts = sorted(dict.fromkeys(s.get("excerpt", "") for s in sources if s.get("excerpt")),
+                      key=len, reverse=True)
+    response = proposal.result or {}
+    status = proposal.status
+    state = {
+        Proposal.Status.PENDING: "pending",
+        Proposal.Status.CONFIRMED: "executing",
+        Proposal.Status.EXECUTED: "executed",
+        Proposal.Status.FAILED: "failed",
+        Proposal.Status.DECLINED: "declined",
+        Proposal.Status.EXPIRED: "expired",
+    }.get(status, "pending")
+    if state == "pending" and proposal.expires_at <= timezone.now():
+        state = "expired"
+    error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
+    return ProposalCard(
+        proposal=proposal, state=state, rows=rows, action=_action(proposal),
+        authors=", ".join(authors),
+        excerpts=excerpts[:3], more=max(0, len(excerpts) - 3),
+        result=response.get("result") or {}, error=error,
+        retryable=state == "failed" and proposal.retryable,
+    )
+
+
+def _action(proposal: Proposal) -> str:
+    """The stored action in the interface language ("" for a tool we do not know:
+    the card then shows the stored summary alone)."""
+    args = proposal.args
+    if proposal.tool == "block_card" and "card" in args:
+        return _("Block card •••• %(card)s") % {"card": args["card"]}
+    if proposal.tool == "raise_dispute" and {"amount", "transaction"} <= set(args):
+        return _("Dispute %(amount)s of transaction %(transaction)s") % {
+            "amount": kzt(args["amount"]), "transaction": args["transaction"]}
+    return ""

@@ -1,0 +1,302 @@
+"""The customer's pages: the chat, earlier conversations, statements, and the
+Confirm / Decline endpoints of the confirm cards.
+
+Every view works as a plain form post first; htmx requests get the partial of
+the same template (``chat.html#proposal-card``). Whose data a view shows comes
+from the session's customer alone: another customer's conversation or proposal
+is a 404, exactly like one that does not exist.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.errors import DomainError, InvalidInput, NotFound
+from accounts.models import Customer
+from accounts.selectors import cards_for_customer, parse_month, statement_for_month
+from bankbot.agent import run_turn
+from bankbot.chat import (
+    confirmation_note,
+    conversation_get,
+    conversation_start,
+    conversations_for,
+    decline_note,
+)
+from bankbot.consumers import (
+    TOOL_PARTIALS,
+    chat_input_from,
+    message_accept,
+    message_to_retry,
+    new_turn_id,
+)
+from bankbot.models import Conversation, Message
+from tools import proposals
+from tools.context import InvalidAuthorizationContext
+from tools.models import Proposal
+
+CustomerView = Callable[..., HttpResponse]
+
+
+def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
+    """Signed in, and a customer: the view gets the session's Customer. Staff
+    without a customer record get a page that points them to the admin."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        customer = Customer.objects.filter(user=request.user).first()
+        if customer is None:
+            return render(request, "bankbot/no_customer.html", status=403)
+        return view(request, customer, *args, **kwargs)
+
+    return login_required(wrapped)
+
+
+def _conversation_or_404(customer: Customer, public_id: Any) -> Conversation:
+    try:
+        return conversation_get(customer=customer, public_id=public_id)
+    except NotFound:
+        raise Http404("conversation not found") from None
+
+
+def _conversation_url(conversation: Conversation, anchor: str = "") -> str:
+    url = reverse("conversation", kwargs={"public_id": conversation.public_id})
+    return f"{url}#{anchor}" if anchor else url
+
+
+# --- chat ---------------------------------------------------------------------
+
+@require_GET
+@customer_view
+def home(request: HttpRequest, customer: Customer) -> HttpResponse:
+    conversation = conversations_for(customer=customer).first()
+    if conversation is None:
+        conversation = conversation_start(customer=customer)
+    return redirect(_conversation_url(conversation))
+
+
+@require_GET
+@customer_view
+def conversation_detail(request: HttpRequest, customer: Customer,
+                        public_id: uuid.UUID) -> HttpResponse:
+    conversation = _conversation_or_404(customer, public_id)
+    return render(request, "bankbot/chat.html", {
+        "customer": customer,
+        "nav": "chat",
+        "conversation": conversation,
+        "conversations": conversations_for(customer=customer)[:50],
+        "items": timeline(conversation),
+        "client_message_id": uuid.uuid4().hex,
+    })
+
+
+@require_POST
+@customer_view
+def conversation_new(request: HttpRequest, customer: Customer) -> HttpResponse:
+    return redirect(_conversation_url(conversation_start(customer=customer)))
+
+
+@require_POST
+@customer_view
+def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
+    """The chat without JavaScript: store the message, answer it, show the page.
+    (With JavaScript the same form goes over the WebSocket instead.)"""
+    public_id = request.POST.get("conversation", "")
+    if public_id:
+        conversation = _conversation_or_404(customer, public_id)
+    else:  # a "Dispute…" or "Block…" button on the statement page, no chat yet
+        conversation = conversation_start(customer=customer)
+    try:
+        chat_input = chat_input_from(request.POST)
+        if chat_input.is_retry:
+            message = message_to_retry(conversation=conversation)
+        else:
+            message = message_accept(conversation=conversation, chat_input=chat_input)
+    except InvalidInput as error:
+        messages.error(request, error.message)
+        return redirect(_conversation_url(conversation, "composer"))
+    if message is not None:
+        run_turn(user=request.user, conversation=conversation, customer_message=message)
+    return redirect(_conversation_url(conversation, "composer"))
+
+
+def timeline(conversation: Conversation) -> list[dict[str, Any]]:
+    """The conversation as the page shows it: customer messages, and for each of
+    them the assistant's turn — its answer, then the tables and confirm cards it
+    produced (the same order as while it streams)."""
+    by_reference = {p.reference: p for p in conversation.proposals.all()}
+    items: list[dict[str, Any]] = []
+    turn: dict[str, Any] | None = None
+    for message in conversation.messages.all():
+        if message.role == Message.Role.CUSTOMER:
+            items.append({"kind": "customer", "message": message})
+            turn = None
+            continue
+        if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
+            continue  # system notes (confirmation results) are for the model
+        if turn is None:
+            turn = {"kind": "turn", "id": new_turn_id(), "text": "", "flagged": "",
+                    "failed": False, "extras": []}
+            items.append(turn)
+        payload = message.payload or {}
+        if message.role == Message.Role.TOOL:
+            turn["extras"] += _tool_extras(payload, by_reference)
+        elif payload.get("error"):
+            turn.update(text=message.text, failed=True)
+            turn = None  # a retry answers in a new turn
+        elif message.text and not payload.get("tool_calls"):
+            turn.update(text=message.text, flagged=message.flagged)
+    if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
+        items[-1]["retry"] = True
+    return items
+
+
+def _tool_extras(payload: dict[str, Any], by_reference: dict[str, Proposal]) -> list[dict]:
+    try:
+        answer = json.loads(payload.get("content") or "{}")
+    except ValueError:
+        return []
+    if not isinstance(answer, dict):
+        return []
+    if answer.get("status") == "ok" and answer.get("tool") in TOOL_PARTIALS:
+        return [{"kind": "tool", "tool": answer["tool"], "result": _plain(answer.get("data"))}]
+    proposal = by_reference.get(str(answer.get("proposal", "")))
+    if answer.get("status") == "awaiting_confirmation" and proposal is not None:
+        return [{"kind": "proposal", "proposal": proposal}]
+    return []
+
+
+def _plain(value: Any) -> Any:
+    """A stored tool result without its provenance labels (the template escapes it)."""
+    if isinstance(value, dict):
+        if set(value) == {"external_text", "author"}:
+            return value["external_text"]
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+# --- statements ---------------------------------------------------------------
+
+@require_GET
+@customer_view
+def statement(request: HttpRequest, customer: Customer) -> HttpResponse:
+    month = request.GET.get("month") or f"{timezone.localdate():%Y-%m}"
+    context: dict[str, Any] = {
+        "customer": customer,
+        "nav": "statement",
+        "month": month,
+        "cards_result": {"cards": [{"card": c.last4, "label": c.masked, "status": c.status}
+                                   for c in cards_for_customer(customer=customer)]},
+        "conversation": conversations_for(customer=customer).first(),
+    }
+    try:
+        page = int(request.GET.get("page") or 1)
+        result = statement_for_month(customer=customer, month=month, page=page)
+    except ValueError:
+        context["error"] = InvalidInput("Pages are numbered from 1.").message
+        return render(request, "bankbot/statement.html", context, status=400)
+    except InvalidInput as error:
+        context["error"] = error.message
+        return render(request, "bankbot/statement.html", context, status=400)
+    parsed = parse_month(month)
+    context.update(
+        statement={
+            "month": str(result.month),
+            "transactions": [_transaction_row(t) for t in result.transactions],
+            "count": result.count,
+            "total_kzt": f"{result.total:.2f}",
+            "has_more": result.has_more,
+        },
+        page=result.page,
+        previous_month=_shift(parsed.year, parsed.month, -1),
+        next_month=_shift(parsed.year, parsed.month, 1),
+    )
+    return render(request, "bankbot/statement.html", context)
+
+
+def _transaction_row(txn: Any) -> dict[str, Any]:
+    # The same shape as get_statement's rows, so one partial renders both.
+    return {
+        "reference": txn.reference,
+        "posted_at": timezone.localdate(txn.posted_at).isoformat(),
+        "amount_kzt": f"{txn.amount:.2f}",
+        "card": txn.card.last4 if txn.card else None,
+        "merchant": txn.merchant,
+        "description": txn.description,
+    }
+
+
+def _shift(year: int, month: int, delta: int) -> str:
+    index = year * 12 + (month - 1) + delta
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+# --- confirm cards --------------------------------------------------------------
+
+@require_POST
+@customer_view
+def proposal_confirm(request: HttpRequest, customer: Customer,
+                     public_id: uuid.UUID) -> HttpResponse:
+    try:
+        outcome = proposals.proposal_confirm(
+            user=request.user, public_id=public_id, digest=request.POST.get("digest", ""))
+    except (NotFound, InvalidAuthorizationContext):
+        return _proposal_missing(request)
+    except DomainError as error:
+        return _proposal_card(request, customer, public_id, error=error)
+    if not outcome.replayed:
+        confirmation_note(proposal=outcome.proposal, response=outcome.response)
+    return _proposal_card(request, customer, public_id)
+
+
+@require_POST
+@customer_view
+def proposal_decline(request: HttpRequest, customer: Customer,
+                     public_id: uuid.UUID) -> HttpResponse:
+    try:
+        proposal = proposals.proposal_decline(user=request.user, public_id=public_id)
+    except (NotFound, InvalidAuthorizationContext):
+        return _proposal_missing(request)
+    except DomainError as error:
+        return _proposal_card(request, customer, public_id, error=error)
+    decline_note(proposal=proposal)
+    return _proposal_card(request, customer, public_id)
+
+
+# An error keeps the card (now showing the proposal's real state) and says why.
+_ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409}
+
+
+def _proposal_card(request: HttpRequest, customer: Customer, public_id: uuid.UUID,
+                   error: DomainError | None = None) -> HttpResponse:
+    proposal = (Proposal.objects.select_related("conversation")
+                .filter(customer=customer, public_id=public_id).first())
+    if proposal is None:
+        return _proposal_missing(request)
+    if not request.htmx:
+        if error is not None:
+            messages.error(request, error.message)
+        return HttpResponseRedirect(_conversation_url(proposal.conversation,
+                                                      f"proposal-{proposal.public_id}"))
+    status = 200 if error is None else _ERROR_STATUS.get(error.code, 409)
+    return render(request, "bankbot/chat.html#proposal-card",
+                  {"proposal": proposal, "error": error.message if error else ""}, status=status)
+
+
+def _proposal_missing(request: HttpRequest) -> HttpResponse:
+    if request.htmx:
+        return render(request, "bankbot/chat.html#proposal-missing", status=404)
+    raise Http404("proposal not found")

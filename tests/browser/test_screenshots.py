@@ -1,0 +1,98 @@
+"""Screenshots of the main screens, linked from the README (docs/screenshots/).
+
+BANKBOT_UPDATE_SCREENSHOTS=1 retakes them from a live server with the demo data;
+otherwise the test only checks that each one is there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import LiveServer, send, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENS = ["login.png", "chat-statement.png", "confirm-card.png", "confirm-result.png",
+           "phone-chat.png", "phone-statement.png", "chat-russian.png"]
+UPDATE = os.environ.get("BANKBOT_UPDATE_SCREENSHOTS") == "1"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+def test_the_screenshots_are_there() -> None:
+    if UPDATE:
+        pytest.skip("being retaken by test_take_screenshots")
+    for name in SCREENS:
+        path = SHOTS / name
+        assert path.exists(), f"{path} is missing: run BANKBOT_UPDATE_SCREENSHOTS=1 bin/test tests/browser"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.skipif(not UPDATE, reason="set BANKBOT_UPDATE_SCREENSHOTS=1 to retake them")
+def test_take_screenshots(browser: Browser, server: LiveServer) -> None:
+    call_command("seed_demo", verbosity=0)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    desktop = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    page = desktop.new_page()
+
+    page.goto(server("/login/"))
+    expect(page.get_by_label("Username")).to_be_focused()
+    page.screenshot(path=SHOTS / "login.png")
+
+    sign_in(page, server, "alice", "alice-demo-2026")
+    page.get_by_role("button", name="Show last month's statement").click()
+    expect(page.locator(".txn-table")).to_be_visible()
+    expect(page.locator('[data-state="done"]')).to_be_visible()
+    shoot(page, ".txn-table", "chat-statement.png")
+
+    send(page, "Block my card 4242")
+    card = page.locator(".proposal--pending")
+    expect(card).to_be_visible()
+    expect(page.locator('[data-state="done"]')).to_have_count(2)
+    shoot(page, ".proposal--pending", "confirm-card.png")
+
+    card.get_by_role("button", name="Confirm").click()
+    expect(page.locator(".proposal--executed")).to_be_visible()
+    shoot(page, ".proposal--executed", "confirm-result.png")
+    conversation_url = page.url
+    desktop.close()
+
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    page = phone.new_page()
+    sign_in(page, server, "alice", "alice-demo-2026")
+    page.goto(conversation_url)
+    expect(page.locator("#connection")).to_have_text("Connected")
+    shoot(page, ".txn-table", "phone-chat.png")
+    page.goto(server("/statement/"))
+    page.screenshot(path=SHOTS / "phone-statement.png")
+    phone.close()
+
+    russian = browser.new_context(viewport=DESKTOP)
+    page = russian.new_page()
+    sign_in(page, server, "bob", "bob-demo-2026")
+    page.get_by_role("button", name="RU").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(page.locator("#connection")).to_have_text("На связи")
+    send(page, "Покажи мои карты и заблокируй карту 1111")
+    expect(page.locator(".proposal--pending")).to_be_visible()
+    expect(page.locator('[data-state="done"]')).to_be_visible()
+    shoot(page, ".proposal--pending", "chat-russian.png")
+    russian.close()
+
+
+def shoot(page: Page, selector: str, name: str) -> None:
+    """The window, with the message holding ``selector`` scrolled to the top of the chat."""
+    page.locator(selector).last.evaluate("""element => {
+        const list = document.getElementById("messages");
+        const message = element.closest(".msg");
+        list.scrollTop += message.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
+        window.scrollTo(0, 0);
+    }""")
+    page.screenshot(path=SHOTS / name)

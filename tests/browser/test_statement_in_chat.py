@@ -1,0 +1,36 @@
+"""Alice signs in, asks for her statement and sees it as a table."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PASSWORD, send, sign_in
+from tests.chat.conftest import statement_request
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_it_shows_the_statement_as_a_table(page: Page, server, alice):
+    sign_in(page, server, "alice", PASSWORD["alice"])
+    send(page, statement_request())
+    table = page.locator(".txn-table").last
+    expect(table).to_be_visible()
+    row = table.locator("tr", has=page.locator("code", has_text="T-1001"))
+    expect(row).to_contain_text("Magnum Cash&Carry")
+    expect(row).to_contain_text("15,000.00")
+    expect(row.get_by_role("button", name="Dispute T-1001…")).to_be_visible()
+    # The streamed answer ends as a finished bubble, and the composer is ready again.
+    expect(page.locator('[data-state="done"]').last).to_be_visible()
+    expect(page.get_by_label("Your message")).to_have_value("")
+
+
+def test_a_dispute_button_prepares_a_confirm_card(page: Page, server, alice):
+    sign_in(page, server, "alice", PASSWORD["alice"])
+    send(page, statement_request())
+    expect(page.locator('[data-state="done"]')).to_be_visible()  # one turn at a time
+    page.get_by_role("button", name="Dispute T-1001…").click()
+    card = page.locator(".proposal--pending")
+    expect(card).to_contain_text("Dispute 15000.00 KZT of transaction T-1001")
+    expect(card.get_by_role("button", name="Confirm")).to_be_visible()
+    expect(page.locator(".msg--customer").last).to_contain_text("Dispute T-1001")

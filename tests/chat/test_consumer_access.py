@@ -1,0 +1,39 @@
+"""Who may open a chat socket: a signed-in customer, from this site, on their own conversation."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_it_accepts_the_owner_from_an_allowed_origin(connect, alice, alice_conversation):
+    communicator, connected = await connect(alice_conversation, user=alice.user)
+    assert connected
+    await communicator.disconnect()
+
+
+async def test_it_refuses_an_anonymous_socket(connect, alice_conversation):
+    communicator, connected = await connect(alice_conversation, user=None)
+    assert not connected
+
+
+async def test_it_refuses_another_origin(connect, alice, alice_conversation):
+    communicator, connected = await connect(alice_conversation, user=alice.user,
+                                            origin="http://evil.example")
+    assert not connected
+
+
+async def test_it_refuses_a_socket_without_an_origin(connect, alice, alice_conversation):
+    communicator, connected = await connect(alice_conversation, user=alice.user, origin=None)
+    assert not connected
+
+
+async def test_it_refuses_another_customers_conversation(connect, bob, alice_conversation):
+    communicator, connected = await connect(alice_conversation, user=bob.user)
+    assert not connected
+
+
+async def test_it_refuses_staff_without_a_customer(connect, staff, alice_conversation):
+    communicator, connected = await connect(alice_conversation, user=staff)
+    assert not connected

@@ -1,0 +1,76 @@
+"""One turn at a time per socket; a failed turn leaves a clear message and a Retry
+that answers the same stored message (G11)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+
+from bankbot.llm import ModelConfig
+from tests.chat.conftest import frame, receive_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+UNREACHABLE = ModelConfig(model="unreachable-model", base_url="http://127.0.0.1:9/v1",
+                          api_key="unused", timeout=5, max_retries=0)
+
+
+def roles(conversation) -> list[str]:
+    return list(conversation.messages.values_list("role", flat=True))
+
+
+async def test_it_answers_one_message_at_a_time(connect, alice, alice_conversation):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+    await communicator.send_to(text_data=frame(text="Hello again", client_message_id="c-2"))
+    fragments = await receive_until(communicator, 'data-state="done"')
+    assert any("Please wait for the answer" in f for f in fragments)
+    assert (await database_sync_to_async(roles)(alice_conversation)).count("customer") == 1
+    await communicator.disconnect()
+
+
+async def test_a_failed_turn_can_be_retried(connect, alice, alice_conversation, settings):
+    offline = settings.BANKBOT_MODEL_CONFIG
+    settings.BANKBOT_MODEL_CONFIG = UNREACHABLE
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+    failed = (await receive_until(communicator, 'data-state="failed"'))[-1]
+    assert "could not be reached" in failed and 'name="action" value="retry"' in failed
+    turn = re.search(r'name="turn" value="([0-9a-f]{12})"', failed).group(1)
+
+    settings.BANKBOT_MODEL_CONFIG = offline
+    await communicator.send_to(text_data=frame(action="retry", turn=turn))
+    retried = await receive_until(communicator, 'data-state="done"')
+    assert f'<div id="retry-{turn}" hx-swap-oob="delete">' in retried[0]
+    stored = await database_sync_to_async(roles)(alice_conversation)
+    assert stored.count("customer") == 1 and stored[-1] == "assistant"
+    await communicator.disconnect()
+
+
+async def test_there_is_nothing_to_retry_after_an_answer(connect, alice, alice_conversation):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+    await receive_until(communicator, 'data-state="done"')
+    await communicator.send_to(text_data=frame(action="retry"))
+    assert "nothing to retry" in await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+
+
+async def test_a_crash_in_the_turn_still_ends_with_a_retry(connect, alice, alice_conversation,
+                                                           monkeypatch):
+    def crash(**kwargs):
+        raise RuntimeError("a bug, not a model failure")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("bankbot.agent.run_turn", crash)
+        communicator, _ = await connect(alice_conversation, user=alice.user)
+        await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+        failed = (await receive_until(communicator, 'data-state="failed"'))[-1]
+    assert "Something went wrong while answering" in failed and "Retry" in failed
+    assert await database_sync_to_async(roles)(alice_conversation) == ["customer"]
+    await communicator.send_to(text_data=frame(action="retry"))
+    await receive_until(communicator, 'data-state="done"')
+    assert await database_sync_to_async(roles)(alice_conversation) == ["customer", "assistant"]
+    await communicator.disconnect()

@@ -1,0 +1,86 @@
+"""Without JavaScript the chat is a plain form: the message is stored, answered,
+and the page shown again."""
+
+from __future__ import annotations
+
+import pytest
+
+from bankbot.consumers import RATE_LIMIT_MESSAGES
+from bankbot.models import Conversation, Message
+from tests.chat.conftest import statement_request
+from tools.models import Proposal
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, conversation, **fields):
+    return client.post("/messages/", {"conversation": str(conversation.public_id), **fields})
+
+
+def test_it_stores_and_answers_a_message(client_for, alice, alice_conversation):
+    response = post(client_for(alice), alice_conversation, text=statement_request(),
+                    client_message_id="m-1")
+    assert response["Location"] == f"/c/{alice_conversation.public_id}/#composer"
+    roles = list(alice_conversation.messages.values_list("role", flat=True))
+    assert roles[0] == "customer" and roles[-1] == "assistant"
+    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert 'class="txn-table statement-rows"' in html and "T-1001" in html
+
+
+def test_it_turns_a_button_into_a_precise_ui_action(client_for, alice, alice_conversation):
+    post(client_for(alice), alice_conversation, operation="raise_dispute", target="t-1001",
+         text="something else entirely")
+    message = alice_conversation.messages.get(role="customer")
+    assert message.ui_action == {"operation": "raise_dispute", "transaction": "T-1001"}
+    assert message.text == "Dispute T-1001"
+    proposal = Proposal.objects.get(conversation=alice_conversation)
+    assert proposal.tool == "raise_dispute" and proposal.args["transaction"] == "T-1001"
+
+
+def test_it_starts_a_conversation_for_a_statement_page_button(client_for, alice):
+    client_for(alice).post("/messages/", {"operation": "block_card", "target": "4242"})
+    conversation = Conversation.objects.get(customer=alice)
+    assert conversation.messages.get(role="customer").ui_action == {
+        "operation": "block_card", "card": "4242"}
+
+
+def test_it_refuses_an_unknown_operation(client_for, alice, alice_conversation):
+    client = client_for(alice)
+    response = post(client, alice_conversation, operation="transfer", target="T-1001")
+    assert response.status_code == 302
+    assert not alice_conversation.messages.exists()
+    page = client.get(response["Location"]).content.decode()
+    assert "could not be read" in page
+
+
+def test_it_holds_the_rate_limit(client_for, alice, alice_conversation):
+    for n in range(RATE_LIMIT_MESSAGES):
+        Message.objects.create(conversation=alice_conversation, role="customer", text=f"m{n}")
+    client = client_for(alice)
+    response = post(client, alice_conversation, text="One more")
+    assert alice_conversation.messages.count() == RATE_LIMIT_MESSAGES
+    assert "in the last minute" in client.get(response["Location"]).content.decode()
+
+
+def test_it_answers_404_for_another_customers_conversation(client_for, bob, alice_conversation):
+    response = post(client_for(bob), alice_conversation, text="hello")
+    assert response.status_code == 404
+    assert not alice_conversation.messages.exists()
+
+
+def test_a_failed_answer_shows_a_retry_that_works(client_for, alice, alice_conversation,
+                                                  settings):
+    from tests.chat.test_consumer_retry import UNREACHABLE
+
+    offline, settings.BANKBOT_MODEL_CONFIG = settings.BANKBOT_MODEL_CONFIG, UNREACHABLE
+    client = client_for(alice)
+    post(client, alice_conversation, text="Hello")
+    page = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert 'data-state="failed"' in page and 'name="action" value="retry"' in page
+
+    settings.BANKBOT_MODEL_CONFIG = offline
+    post(client, alice_conversation, action="retry")
+    roles = list(alice_conversation.messages.values_list("role", flat=True))
+    assert roles.count("customer") == 1 and roles[-1] == "assistant"
+    page = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert 'name="action" value="retry"' not in page and 'data-state="done"' in page

@@ -1,0 +1,118 @@
+"""POST /proposals/<public_id>/confirm: the card becomes the result, or a clear error."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import Card
+from bankbot.models import Message
+from tests.chat.conftest import make_proposal
+from tools.models import Confirmation, Proposal
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def confirm(client, proposal, digest=None, **extra):
+    return client.post(f"/proposals/{proposal.public_id}/confirm",
+                       {"digest": proposal.args_digest if digest is None else digest}, **extra)
+
+
+def test_it_blocks_the_card_and_shows_the_result(client_for, alice, block_proposal):
+    response = confirm(client_for(alice), block_proposal, **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.strip().startswith('<section class="proposal proposal--executed"')  # the partial
+    assert "proposal--executed" in html and "Card Visa •••• 4242 is blocked." in html
+    assert Card.objects.get(last4="4242").status == "blocked"
+
+
+def test_it_adds_the_result_to_the_conversation(client_for, alice, block_proposal):
+    confirm(client_for(alice), block_proposal, **HTMX)
+    note = block_proposal.conversation.messages.get(role=Message.Role.SYSTEM)
+    assert note.payload["proposal"] == block_proposal.reference
+
+
+def test_it_shows_the_dispute_reference_status_and_amount(client_for, alice, alice_conversation):
+    proposal = make_proposal(alice_conversation, "raise_dispute", transaction="T-1001",
+                             amount="15000.00", reason="I did not buy this")
+    html = confirm(client_for(alice), proposal, **HTMX).content.decode()
+    proposal.refresh_from_db()
+    dispute = proposal.result["result"]
+    assert f"Dispute {dispute['dispute_id']} is open" in html
+    assert "15,000.00" in html and dispute["status"] in html and "T-1001" in html
+
+
+def test_it_redirects_back_to_the_conversation_without_htmx(client_for, alice, block_proposal):
+    response = confirm(client_for(alice), block_proposal)
+    conversation = block_proposal.conversation
+    assert response.status_code == 302
+    assert response["Location"] == (f"/c/{conversation.public_id}/"
+                                     f"#proposal-{block_proposal.public_id}")
+    assert Card.objects.get(last4="4242").status == "blocked"
+
+
+def test_a_second_click_makes_no_second_action(client_for, alice, block_proposal):
+    client = client_for(alice)
+    first = confirm(client, block_proposal, **HTMX)
+    second = confirm(client, block_proposal, **HTMX)
+    assert second.status_code == 200 and "proposal--executed" in second.content.decode()
+    assert first.content == second.content
+    assert Confirmation.objects.count() == 1
+    assert Message.objects.filter(role=Message.Role.SYSTEM).count() == 1
+
+
+def test_it_says_when_the_proposal_expired(client_for, alice, block_proposal):
+    Proposal.objects.filter(pk=block_proposal.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1))
+    response = confirm(client_for(alice), block_proposal, **HTMX)
+    assert response.status_code == 410
+    html = response.content.decode()
+    assert "proposal--expired" in html and "expired" in html
+    assert Card.objects.get(last4="4242").status == "active"
+
+
+def test_it_refuses_a_changed_proposal(client_for, alice, block_proposal):
+    response = confirm(client_for(alice), block_proposal, digest="0" * 64, **HTMX)
+    assert response.status_code == 409
+    assert "changed after it was shown to you" in response.content.decode()
+    assert Card.objects.get(last4="4242").status == "active"
+
+
+def test_it_shows_errors_as_a_message_without_htmx(client_for, alice, block_proposal):
+    client = client_for(alice)
+    response = confirm(client, block_proposal, digest="0" * 64)
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "changed after it was shown to you" in page
+
+
+def test_it_answers_404_for_another_customers_proposal(client_for, bob, block_proposal):
+    client = client_for(bob)
+    assert confirm(client, block_proposal).status_code == 404
+    response = confirm(client, block_proposal, **HTMX)
+    assert response.status_code == 404
+    assert "This confirmation was not found." in response.content.decode()
+    assert Card.objects.get(last4="4242").status == "active"
+    assert not Confirmation.objects.exists()
+
+
+def test_it_answers_404_for_an_unknown_proposal(client_for, alice):
+    response = client_for(alice).post(
+        "/proposals/00000000-0000-4000-8000-000000000000/confirm", {"digest": "x"})
+    assert response.status_code == 404
+
+
+def test_it_needs_a_signed_in_user(client, block_proposal):
+    response = confirm(client, block_proposal)
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    assert Card.objects.get(last4="4242").status == "active"
+
+
+def test_it_only_accepts_post(client_for, alice, block_proposal):
+    response = client_for(alice).get(f"/proposals/{block_proposal.public_id}/confirm")
+    assert response.status_code == 405
