@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
 from bankbot.models import Conversation, Message
 
 MAX_MESSAGE_CHARS = 2000
+# Counted from stored messages, so the limit holds across workers and reconnects.
+RATE_LIMIT_MESSAGES = 10
+RATE_LIMIT_WINDOW = timedelta(minutes=1)
 MAX_CLIENT_ID_CHARS = 64
 # The mandate is read from this many of the customer's latest inputs, so "I want
 # to dispute a charge" … "the Magnum one" works, while a request made long ago
@@ -74,6 +80,46 @@ def message_customer_add(
     if not conversation.title and text:
         Conversation.objects.filter(pk=conversation.pk).update(title=text[:60])
     return message, True
+
+
+def customer_rate_limited(*, customer: Customer) -> bool:
+    since = timezone.now() - RATE_LIMIT_WINDOW
+    recent = Message.objects.filter(
+        conversation__customer=customer, role=Message.Role.CUSTOMER, created_at__gte=since
+    ).count()
+    return recent >= RATE_LIMIT_MESSAGES
+
+
+def message_accept(*, conversation: Conversation, text: str, client_message_id: str | None,
+                   ui_action: dict[str, str] | None) -> Message | None:
+    """Store the customer's message, or raise InvalidInput (rate limit, too long,
+    empty). None: this client message id was stored before (a resent frame)."""
+    if customer_rate_limited(customer=conversation.customer):
+        raise InvalidInput(
+            _("You have sent %(count)d messages in the last minute. Please wait a moment "
+              "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
+    message, created = message_customer_add(
+        conversation=conversation, text=text, client_message_id=client_message_id,
+        ui_action=ui_action,
+    )
+    return message if created else None
+
+
+def message_to_retry(*, conversation: Conversation) -> Message | None:
+    """The customer's latest message, if its turn ended without an answer: the
+    model failed (a stored, retryable error), or the turn broke off (a crash, a
+    lost worker) after the message or a tool call was stored."""
+    latest = conversation.messages.exclude(
+        role__in=[Message.Role.TOOL, Message.Role.SYSTEM]).order_by("-id").first()
+    if latest is None:
+        return None
+    if latest.role == Message.Role.CUSTOMER:
+        return latest
+    payload = latest.payload or {}
+    if not (payload.get("retryable") or payload.get("tool_calls")):
+        return None
+    return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by(
+        "-id").first()
 
 
 def customer_inputs(*, conversation: Conversation) -> list[tuple[str, str, dict | None]]:

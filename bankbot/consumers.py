@@ -18,7 +18,6 @@ import re
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -28,21 +27,18 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
 from bankbot import agent
-from bankbot.chat import conversation_get, message_customer_add
+from bankbot.chat import conversation_get, message_accept, message_to_retry
 from bankbot.models import Conversation, Message
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 8 * 1024
-# Counted from stored messages, so the limit holds across workers and reconnects.
-RATE_LIMIT_MESSAGES = 10
-RATE_LIMIT_WINDOW = timedelta(minutes=1)
 
 STREAM = "bankbot/stream.html"
 
@@ -128,45 +124,6 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
     if not isinstance(fields, dict):
         raise InvalidInput(_("The message could not be read."), code="malformed_frame")
     return chat_input_from(fields)
-
-
-def rate_limited(*, customer: Customer) -> bool:
-    since = timezone.now() - RATE_LIMIT_WINDOW
-    recent = Message.objects.filter(
-        conversation__customer=customer, role=Message.Role.CUSTOMER, created_at__gte=since
-    ).count()
-    return recent >= RATE_LIMIT_MESSAGES
-
-
-def message_accept(*, conversation: Conversation, chat_input: ChatInput) -> Message | None:
-    """Store the customer's message, or raise InvalidInput (rate limit, too long,
-    empty). None: this client message id was stored before (a resent frame)."""
-    if rate_limited(customer=conversation.customer):
-        raise InvalidInput(
-            _("You have sent %(count)d messages in the last minute. Please wait a moment "
-              "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
-    message, created = message_customer_add(
-        conversation=conversation, text=chat_input.text,
-        client_message_id=chat_input.client_message_id, ui_action=chat_input.ui_action,
-    )
-    return message if created else None
-
-
-def message_to_retry(*, conversation: Conversation) -> Message | None:
-    """The customer's latest message, if its turn ended without an answer: the
-    model failed (a stored, retryable error), or the turn broke off (a crash, a
-    lost worker) after the message or a tool call was stored."""
-    latest = conversation.messages.exclude(
-        role__in=[Message.Role.TOOL, Message.Role.SYSTEM]).order_by("-id").first()
-    if latest is None:
-        return None
-    if latest.role == Message.Role.CUSTOMER:
-        return latest
-    payload = latest.payload or {}
-    if not (payload.get("retryable") or payload.get("tool_calls")):
-        return None
-    return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by(
-        "-id").first()
 
 
 def new_turn_id() -> str:
@@ -279,7 +236,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 return
             try:
                 message = await database_sync_to_async(message_accept)(
-                    conversation=self.conversation, chat_input=chat_input)
+                    conversation=self.conversation, text=chat_input.text,
+                    client_message_id=chat_input.client_message_id,
+                    ui_action=chat_input.ui_action)
             except InvalidInput as error:
                 await self.notice(error.message)
                 return

@@ -33,14 +33,10 @@ from bankbot.chat import (
     conversation_start,
     conversations_for,
     decline_note,
-)
-from bankbot.consumers import (
-    TOOL_PARTIALS,
-    chat_input_from,
     message_accept,
     message_to_retry,
-    new_turn_id,
 )
+from bankbot.consumers import TOOL_PARTIALS, chat_input_from, new_turn_id
 from bankbot.models import Conversation, Message
 from tools import proposals
 from tools.context import InvalidAuthorizationContext
@@ -122,7 +118,9 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
         if chat_input.is_retry:
             message = message_to_retry(conversation=conversation)
         else:
-            message = message_accept(conversation=conversation, chat_input=chat_input)
+            message = message_accept(conversation=conversation, text=chat_input.text,
+                                         client_message_id=chat_input.client_message_id,
+                                         ui_action=chat_input.ui_action)
     except InvalidInput as error:
         messages.error(request, error.message)
         return redirect(_conversation_url(conversation, "composer"))
@@ -282,8 +280,7 @@ _ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409}
 
 def _proposal_card(request: HttpRequest, customer: Customer, public_id: uuid.UUID,
                    error: DomainError | None = None) -> HttpResponse:
-    proposal = (Proposal.objects.select_related("conversation")
-                .filter(customer=customer, public_id=public_id).first())
+    proposal = proposals.proposal_get(customer=customer, public_id=public_id)
     if proposal is None:
         return _proposal_missing(request)
     if not request.htmx:

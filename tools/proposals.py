@@ -75,6 +75,16 @@ def proposal_create(
     )
 
 
+def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
+    """The customer's own proposal, or None (someone else's is None too)."""
+    try:
+        pid = uuid.UUID(str(public_id))
+    except ValueError:
+        return None
+    return (Proposal.objects.select_related("conversation")
+            .filter(customer=customer, public_id=pid).first())
+
+
 def _not_found() -> NotFound:
     # Someone else's proposal answers exactly like a missing one.
     return NotFound("This confirmation was not found.", code="proposal_not_found")
@@ -194,6 +204,10 @@ def _execute(proposal: Proposal, ctx: ActionContext, user: Any) -> ConfirmOutcom
         result=response, retryable=bool(response.get("retryable")),
     )
     proposal.refresh_from_db()
+    # Answer with the stored result, as every replay does, so the first click
+    # and the replays read the same bytes on any engine (PostgreSQL's jsonb
+    # does not keep key order).
+    response = proposal.result
     event = "replayed" if replayed else ("executed" if executed else "failed")
     error = response.get("error", {})
     trace_record(event=event, decision="ok" if executed else "error", tool=proposal.tool,

@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from bankbot.consumers import RATE_LIMIT_MESSAGES
+from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
 from tests.chat.conftest import frame, receive_until
 

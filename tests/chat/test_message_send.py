@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bankbot.consumers import RATE_LIMIT_MESSAGES
+from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
 from tests.chat.conftest import statement_request
 from tools.models import Proposal
