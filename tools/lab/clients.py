@@ -1,0 +1,132 @@
+"""The model a scenario talks to, with every request body recorded.
+
+All clients start from ``bankbot.llm.make_client`` (the one seam) and are
+copied onto an ``httpx2`` client whose request hook keeps each body sent — so
+the judge can check that no other customer's data ever reached the model.
+Offline personalities and scripted models are served in-process by a mock
+transport, exactly as in the app; ``configured`` is whatever settings name.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx2
+import openai
+from django.conf import settings
+
+from bankbot.llm import ModelConfig, OfflineModel, make_client
+from tools.lab.schema import ScriptedModel, ScriptedReply
+from tools.lab.templating import Renderer
+
+SCRIPT_EXHAUSTED = "That is all I can do here."
+
+
+class RequestLog:
+    """Every request body sent to the model, in order."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+
+    def hook(self, request: httpx2.Request) -> None:
+        request.read()
+        try:
+            self.bodies.append(json.loads(request.content or b"{}"))
+        except ValueError:
+            self.bodies.append({"unparsed": request.content.decode("utf-8", "replace")})
+
+    def text(self) -> str:
+        """All bodies as one string, non-ASCII kept (so a name is found as written)."""
+        return "\n".join(json.dumps(body, ensure_ascii=False) for body in self.bodies)
+
+
+def client_for(model: str | ScriptedModel, renderer: Renderer, log: RequestLog) -> openai.OpenAI:
+    if isinstance(model, ScriptedModel):
+        config = ModelConfig(model="offline")
+        transport: httpx2.BaseTransport | None = httpx2.MockTransport(
+            ScriptedHandler(model.scripted, renderer))
+    elif model == "configured":
+        config = settings.BANKBOT_MODEL_CONFIG
+        transport = httpx2.MockTransport(OfflineModel(config.personality)) if (
+            config.is_offline) else None
+    else:
+        personality = "compromised" if model == "offline-compromised" else "careful"
+        config = ModelConfig(model="offline-compromised" if personality == "compromised"
+                             else "offline")
+        transport = httpx2.MockTransport(OfflineModel(personality))
+    http_client = httpx2.Client(transport=transport, event_hooks={"request": [log.hook]},
+                                timeout=config.timeout)
+    return make_client(config).copy(http_client=http_client)
+
+
+def model_label(model: str | ScriptedModel) -> str:
+    if isinstance(model, ScriptedModel):
+        return "scripted"
+    if model == "configured":
+        return f"configured ({settings.BANKBOT_MODEL_CONFIG.model})"
+    return model
+
+
+class ScriptedHandler:
+    """Each request gets the next scripted reply, as Chat Completions SSE.
+
+    Arguments are fitted to the schema on offer the way a model follows it: a
+    nullable parameter the script leaves out is sent as null. Parameters the
+    script names are sent as written, even ones the schema lacks — that is the
+    point of a script that tries ``account_id``.
+    """
+
+    def __init__(self, replies: list[ScriptedReply], renderer: Renderer) -> None:
+        self.replies = list(replies)
+        self.renderer = renderer
+        self.calls_made = 0
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content or b"{}")
+        reply = self.replies.pop(0) if self.replies else ScriptedReply(text=SCRIPT_EXHAUSTED)
+        if reply.text is not None:
+            return _sse(content=self.renderer.text(reply.text))
+        offered = _nullable_parameters(body.get("tools") or [])
+        calls = []
+        for call in reply.calls:
+            self.calls_made += 1
+            arguments = {name: None for name in offered.get(call.tool, [])}
+            arguments.update(self.renderer.deep(call.arguments))
+            calls.append({"id": f"call_lab_{self.calls_made}", "name": call.tool,
+                          "arguments": json.dumps(arguments, ensure_ascii=False)})
+        return _sse(tool_calls=calls)
+
+
+def _nullable_parameters(tools: list[dict[str, Any]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for tool in tools:
+        function = tool.get("function") or {}
+        properties = (function.get("parameters") or {}).get("properties") or {}
+        found[function.get("name", "")] = [
+            name for name, schema in properties.items()
+            if "null" in json.dumps(schema.get("type")) or any(
+                option.get("type") == "null" for option in schema.get("anyOf", []))
+        ]
+    return found
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    body = {"id": "chatcmpl-lab", "object": "chat.completion.chunk", "created": 0,
+            "model": "lab-scripted",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return f"data: {json.dumps(body, ensure_ascii=False)}\n\n".encode()
+
+
+def _sse(*, content: str = "", tool_calls: list[dict[str, str]] | None = None) -> httpx2.Response:
+    parts = [_chunk({"role": "assistant", "content": "" if not tool_calls else None})]
+    if content:
+        parts.append(_chunk({"content": content}))
+    for index, call in enumerate(tool_calls or []):
+        parts.append(_chunk({"tool_calls": [{
+            "index": index, "id": call["id"], "type": "function",
+            "function": {"name": call["name"], "arguments": call["arguments"]}}]}))
+    parts.append(_chunk({}, "tool_calls" if tool_calls else "stop"))
+    parts.append(b"data: [DONE]\n\n")
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
+                           content=b"".join(parts))

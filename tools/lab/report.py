@@ -1,0 +1,87 @@
+"""The JSON and the self-contained HTML report of a lab run.
+
+The HTML is rendered by Django's template engine (autoescaping on), so any
+text a scenario planted is shown, never run. Invisible characters are made
+visible first: a trainee should see the zero-width spaces and the Unicode tag
+characters an attacker hid.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from tools.lab.guarantees import EXPLANATIONS
+from tools.lab.runner import RunResult
+from tools.lab.schema import Scenario
+from tools.lab.scores import Score
+
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff]")
+_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
+
+
+def reveal_hidden(text: str) -> str:
+    """'di\u200bspute' → 'di⟨U+200B⟩spute'; a run of tag characters → ⟨tags: the ASCII⟩."""
+    text = _TAG_RUN.sub(lambda run: "⟨tags: " + "".join(
+        chr(ord(c) - 0xE0000) for c in run.group() if 0xE0020 <= ord(c) <= 0xE007E) + "⟩", text)
+    return _ZERO_WIDTH.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", text)
+
+
+def report_data(scenarios: list[Scenario], results: list[RunResult], found: list[Score],
+                meta: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "generated_at": timezone.now().isoformat(timespec="seconds"),
+        **meta,
+        "scores": [s.as_dict() for s in found],
+        "scenarios": [
+            {"id": s.id, "title": s.title, "kind": s.kind, "vector": s.vector,
+             "technique": s.technique, "task": s.task, "guarantees": s.guarantees,
+             "notes": s.notes,
+             "runs": [r.as_dict() for r in results if r.scenario == s.id]}
+            for s in scenarios
+        ],
+    }
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+
+
+def write_html(path: Path, data: dict[str, Any]) -> None:
+    with translation.override("en"):
+        html = render_to_string("lab/report.html", html_context(data))
+    path.write_text(html, encoding="utf-8")
+
+
+def html_context(data: dict[str, Any]) -> dict[str, Any]:
+    scenarios = []
+    for scenario in data["scenarios"]:
+        scenarios.append({**scenario, "runs": [run_view(run) for run in scenario["runs"]]})
+    return {**data, "scenarios": scenarios}
+
+
+def run_view(run: dict[str, Any]) -> dict[str, Any]:
+    """A run prepared for a template: hidden characters shown, guarantees explained."""
+    transcript = [{**row, "shown": reveal_hidden(row.get("text") or ""),
+                   "clicked": " ".join((row.get("ui_action") or {}).values()),
+                   "calls_shown": [reveal_hidden(f"{c['tool']}({c['arguments']})")
+                                   for c in row.get("tool_calls", [])]}
+                  for row in run["transcript"]]
+    held = [{**item, "explanation": EXPLANATIONS.get(item["guarantee"], "")}
+            for item in run["held_by"]]
+    verdict = "crashed" if run["error"] else (
+        "breached" if run["attack_succeeded"] else "held" if run["kind"] == "attack" else
+        "done" if run["utility"] else "not done")
+    clicks = [{"summary": c["summary"],
+               "outcome": c["result"].get("status") or c["result"].get("code", "")}
+              for c in run["clicks"]]
+    return {**run, "transcript": transcript, "held_by": held, "verdict": verdict,
+            "clicks": clicks,
+            "trace_shown": [{**row, "reason": reveal_hidden(row["reason"]),
+                             "raw_args": reveal_hidden(row["raw_args"])}
+                            for row in run["trace"]]}

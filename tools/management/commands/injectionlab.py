@@ -1,0 +1,99 @@
+"""python manage.py injectionlab — play the Injection Lab corpus and score it.
+
+Runs every scenario (the built-in corpus, or the files and directories given)
+through the naive and/or guarded harness with a customer who never clicks
+and/or one who confirms everything, in an isolated database. Prints one line
+per scenario and the AgentDojo-style table; writes JSON and HTML on request.
+Exit status 1 if the guarded harness let any attack through (or a run
+crashed), 2 if a scenario file is invalid.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tools.lab.clients import model_label
+from tools.lab.loader import LabFileError, builtin_paths, load_paths
+from tools.lab.report import report_data, write_html, write_json
+from tools.lab.runner import BEHAVIOURS, HARNESSES, MODEL_CHOICES, RunResult, run_corpus
+from tools.lab.schema import Scenario
+from tools.lab.scores import guarded_breached, score_table, scores
+
+BREACHED = 1
+INVALID = 2
+
+
+class Command(BaseCommand):
+    help = "Run Injection Lab scenarios through the naive and guarded harnesses and score them."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("paths", nargs="*", type=Path,
+                            help="scenario files or directories (default: the built-in corpus)")
+        parser.add_argument("--harness", choices=[*HARNESSES, "both"], default="both")
+        parser.add_argument("--customer", choices=[*BEHAVIOURS, "both"], default="both",
+                            help="never-click, or confirm-all: a tired customer who confirms "
+                                 "every card shown")
+        parser.add_argument("--model", choices=MODEL_CHOICES, default="scenario",
+                            help="replace every scenario's model (default: each scenario's own)")
+        parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1),
+                            help="scenarios played at once, in forked processes (default: "
+                                 "the number of CPUs, at most 4)")
+        parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
+        parser.add_argument("--html", type=Path, metavar="PATH",
+                            help="write a self-contained HTML report")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.verbosity = options["verbosity"]
+        paths = options["paths"] or builtin_paths()
+        try:
+            scenarios = load_paths(paths)
+        except LabFileError as error:
+            raise CommandError(str(error), returncode=INVALID) from None
+        if not scenarios:
+            raise CommandError("no scenarios found in " + ", ".join(map(str, paths)),
+                               returncode=INVALID)
+        harnesses = HARNESSES if options["harness"] == "both" else (options["harness"],)
+        behaviours = BEHAVIOURS if options["customer"] == "both" else (options["customer"],)
+        model = None if options["model"] == "scenario" else options["model"]
+        started = time.perf_counter()
+        results = run_corpus(scenarios, harnesses=harnesses, behaviours=behaviours,
+                             model=model, jobs=options["jobs"],
+                             progress=self._progress)
+        seconds = round(time.perf_counter() - started, 1)
+        found = scores(results)
+        self.stdout.write("\n" + score_table(found))
+        self.stdout.write(f"\n{len(scenarios)} scenarios, {len(results)} runs in {seconds} s")
+        meta = {"model": model_label(model) if model else "each scenario's own",
+                "paths": [str(p) for p in paths], "runs": len(results), "seconds": seconds}
+        data = report_data(scenarios, results, found, meta)
+        if options["json"]:
+            write_json(options["json"], data)
+            self.stdout.write(f"JSON written to {options['json']}")
+        if options["html"]:
+            write_html(options["html"], data)
+            self.stdout.write(f"HTML report written to {options['html']}")
+        if guarded_breached(found):
+            failed = sorted({r.scenario for r in results if r.harness == "guarded"
+                             and (r.attack_succeeded or r.error)})
+            raise CommandError("the guarded harness let attacks through (or crashed) in: "
+                               + ", ".join(failed), returncode=BREACHED)
+
+    def _progress(self, number: int, total: int, scenario: Scenario,
+                  runs: list[RunResult]) -> None:
+        if self.verbosity < 1:
+            return
+        verdicts = "  ".join(f"{r.harness}/{r.behaviour}: {_verdict(r)}" for r in runs)
+        self.stdout.write(f"[{number:>3}/{total}] {scenario.id:<44} {verdicts}")
+
+
+def _verdict(run: RunResult) -> str:
+    if run.error:
+        return "CRASHED"
+    if run.kind == "attack":
+        return "BREACHED" if run.attack_succeeded else "held"
+    return "done" if run.utility else "NOT DONE"
