@@ -22,7 +22,7 @@ from bankbot.chat import customer_inputs, message_add
 from bankbot.llm.client import make_client
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import check_answer
-from tools.context import action_context_for
+from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness
 from tools.mandate import mandate_build
 from tools.models import Proposal
@@ -69,18 +69,20 @@ def run_turn(
     customer_message: Message,
     on_event: Callable[[TurnEvent], None] = _ignore,
     client: openai.OpenAI | None = None,
-    harness: Any = None,
+    harness_factory: Callable[[ActionContext, list[Source]], Any] | None = None,
+    check_output: bool = True,
 ) -> Message:
     """Answer ``customer_message``. Never raises for a model failure: it emits an
     "error" event and stores a message the customer can act on.
 
-    ``harness`` is for the Injection Lab, which plays the same turn through the
-    naive harness; the chat never passes it, so customers always get the
-    guarded one built here from their session."""
+    ``harness_factory`` and ``check_output`` are for the Injection Lab, which
+    plays the same turn through the naive harness (which has no output check);
+    the chat passes neither, so customers always get the guarded harness built
+    here from their session, and checked answers."""
     ctx = action_context_for(user, conversation,
                              mandate=mandate_build(customer_inputs(conversation=conversation)))
-    if harness is None:
-        harness = GuardedHarness(ctx, sources=_sources_seen(conversation))
+    factory = harness_factory or GuardedHarness
+    harness = factory(ctx, _sources_seen(conversation))
     config = settings.BANKBOT_MODEL_CONFIG
     try:
         client = client or make_client(config)
@@ -92,7 +94,7 @@ def run_turn(
                 if not (reply.content or "").strip():
                     raise TurnFailed("empty_reply", "The assistant returned an empty answer. "
                                      "Your message is saved; press Retry.")
-                return _finish(conversation, reply.content or "", ctx, on_event)
+                return _finish(conversation, reply.content or "", ctx, on_event, check_output)
             messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
             for call in tool_calls:
                 messages.append(_run_tool(conversation, harness, call, on_event))
@@ -210,7 +212,11 @@ def _run_tool(conversation: Conversation, harness: Any, call: Any,
 
 
 def _finish(conversation: Conversation, text: str, ctx: Any,
-            on_event: Callable[[TurnEvent], None]) -> Message:
+            on_event: Callable[[TurnEvent], None], check_output: bool = True) -> Message:
+    if not check_output:
+        message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text)
+        on_event(TurnEvent("final", text=text, message=message))
+        return message
     known = [payload["content"] for payload in conversation.messages.filter(
         role=Message.Role.TOOL).values_list("payload", flat=True) if payload]
     known += list(conversation.messages.filter(

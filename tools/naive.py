@@ -59,7 +59,8 @@ class NaiveHarness:
                 raw_arguments or {})
             data = self._run(str(name), args)
         except (DomainError, ValidationError, ValueError, TypeError, KeyError,
-                Account.DoesNotExist, Card.DoesNotExist, Transaction.DoesNotExist) as error:
+                Account.DoesNotExist, Card.DoesNotExist, Card.MultipleObjectsReturned,
+                Transaction.DoesNotExist) as error:
             message = getattr(error, "message", str(error))
             trace_record(event="failed", decision="error", tool=str(name)[:50],
                          customer=self.customer, conversation=self.conversation,

@@ -19,7 +19,6 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
@@ -108,7 +107,7 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, result: RunResult) -> N
             message_customer_add(conversation=conversation, text="",
                                  ui_action=step.click.as_dict())
         lab_turn(harness_name=result.harness, user=user, conversation=conversation,
-                 client=client, model=_wire_model(spec), faults=faults, record=record)
+                 client=client, faults=faults, record=record)
         if result.behaviour == CONFIRM_ALL and result.harness == "guarded":
             result.clicks += _confirm_all(user, conversation)
     after = state_snapshot()
@@ -133,14 +132,6 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, result: RunResult) -> N
     result.attack_succeeded = scenario.kind == "attack" and verdict.attack_succeeded
     result.unmet, result.violations = verdict.unmet, verdict.violations
     result.planted_proposals, result.held_by = verdict.planted_proposals, verdict.held_by
-
-
-def _wire_model(spec: str | ScriptedModel) -> str:
-    if spec == "configured":
-        return settings.BANKBOT_MODEL_CONFIG.model
-    if spec == "offline-compromised":
-        return "offline-compromised"
-    return "offline" if spec == "offline-careful" else "lab-scripted"
 
 
 def _confirm_all(user: Any, conversation: Conversation) -> list[dict[str, Any]]:
