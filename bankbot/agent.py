@@ -20,6 +20,7 @@ from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from bankbot.chat import customer_inputs, message_add
 from bankbot.llm.client import make_client
+from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import check_answer
 from tools.context import ActionContext, action_context_for
@@ -79,11 +80,16 @@ def run_turn(
     plays the same turn through the naive harness (which has no output check);
     the chat passes neither, so customers always get the guarded harness built
     here from their session, and checked answers."""
-    ctx = action_context_for(user, conversation,
-                             mandate=mandate_build(customer_inputs(conversation=conversation)))
+    config = settings.BANKBOT_MODEL_CONFIG
+    inputs = customer_inputs(conversation=conversation)
+    mandate = mandate_build(inputs)
+    if settings.BANKBOT_MANDATE_EXTRACTOR == "model" and not config.is_offline:
+        extractor = client or make_client(config)
+        mandate = mandate.merge(mandate_with_model(extractor, config.model,
+                                                   [text for _, text, _ in inputs]))
+    ctx = action_context_for(user, conversation, mandate=mandate)
     factory = harness_factory or GuardedHarness
     harness = factory(ctx, _sources_seen(conversation))
-    config = settings.BANKBOT_MODEL_CONFIG
     try:
         client = client or make_client(config)
         messages = [_system_message(), *history_for_model(conversation)]

@@ -225,3 +225,11 @@ import os  # noqa: E402
 from bankbot.llm.config import ModelConfig  # noqa: E402
 
 BANKBOT_MODEL_CONFIG = ModelConfig.from_env(os.environ)
+# "parser" (default): the deterministic English/Russian mandate parser alone.
+# "model": with a real model configured, a separate call that sees only the
+# customer's words may add operations they asked for in other words.
+BANKBOT_MANDATE_EXTRACTOR = env_str("BANKBOT_MANDATE_EXTRACTOR", "parser")
+if BANKBOT_MANDATE_EXTRACTOR not in ("parser", "model"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("BANKBOT_MANDATE_EXTRACTOR must be 'parser' or 'model'")

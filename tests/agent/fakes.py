@@ -58,3 +58,16 @@ class ScriptedModel:
         return openai.OpenAI(api_key="test", base_url="http://scripted.invalid/v1",
                              http_client=httpx2.Client(transport=httpx2.MockTransport(self)),
                              max_retries=0, timeout=5)
+
+
+def json_reply(content: str) -> Callable[[httpx2.Request], httpx2.Response]:
+    """A non-streamed completion (what structured-output calls receive)."""
+
+    def reply(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, json={
+            "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": "fake",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": content}}],
+        })
+
+    return reply
