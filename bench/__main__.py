@@ -1,0 +1,250 @@
+"""``python -m bench`` (or ``bin/bench``): every benchmark, side by side, one run.
+
+    bin/bench                     all parts: a confirm d b c e
+    bin/bench --parts a,confirm   some of them
+    bin/bench --quick             smaller sizes, for a smoke run
+
+Loopback only, bounded in time and count. Prints a Markdown summary and writes
+reports/bench.json. Benchmarks are not tests: nothing asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+HTTP_PORT, HTTP_WORKER_BASE = 8200, 8210
+
+
+def machine() -> dict[str, Any]:
+    cpu = next((line.split(":", 1)[1].strip() for line in
+                Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
+               platform.processor())
+    mem_kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "nproc": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_kb / 2**20, 1),
+            "python": platform.python_version()}
+
+
+def services_env() -> dict[str, str]:
+    out = subprocess.run([str(ROOT / "bin" / "services"), "start"], check=True, text=True,
+                         capture_output=True).stdout
+    return dict(re.findall(r"export (\w+)=(\S+)", out))
+
+
+def fresh_pg_database(base_url: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base_url.rsplit("/", 1)[0] + "/" + name
+
+
+def inproc(database_url: str, job: dict[str, Any], settings: str = "bankbot.settings") -> dict:
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": settings,
+           "LOG_LEVEL": "WARNING"}
+    env.pop("REDIS_URL", None)
+    done = subprocess.run([PYTHON, str(ROOT / "bench" / "inproc.py"), json.dumps(job)], env=env,
+                          cwd=ROOT, check=True, text=True, capture_output=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def wrk(env: dict[str, str], seconds: int, connections: int) -> dict[str, Any]:
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s",
+         "-s", str(ROOT / "bench" / "lua" / "post.lua"), f"http://127.0.0.1:{HTTP_PORT}"],
+        env={**os.environ, **env, "BENCH_THREADS": "2", "BENCH_PORT": str(HTTP_PORT)},
+        check=True, text=True, capture_output=True).stdout
+    result = json.loads(out.split("BENCH ", 1)[1].splitlines()[0])
+    result["rps"] = result["requests"] / result["seconds"]
+    return result
+
+
+def compare_http(setup: dict[str, Any], ids: Path, seconds: int,
+                 connections: int) -> dict[str, Any]:
+    """(b): the confirm endpoint vs a bare view doing one INSERT, same two
+    Daphne workers behind nginx, PostgreSQL, alternating runs."""
+    env = {"BENCH_SESSION": setup["session"], "BENCH_IDS": str(ids)}
+    bare_env = {**env, "BENCH_PATH": "/bench/bare-insert"}
+    wrk(bare_env, 3, connections)  # warm-up: connections, imports, caches
+    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "confirm": []}
+    for _ in range(2):
+        runs["bare"].append(wrk(bare_env, seconds, connections))
+        runs["confirm"].append(wrk(env, seconds, connections))
+    confirmed = sum(r["requests"] for r in runs["confirm"])
+
+    def mean(side: str, key: str) -> float:
+        return sum(r[key] for r in runs[side]) / len(runs[side])
+
+    return {
+        "runs": runs, "connections": connections, "seconds_per_run": seconds,
+        "proposals": setup["proposals"], "confirms_sent": confirmed,
+        "all_fresh": confirmed <= setup["proposals"],
+        "throughput_ratio": mean("confirm", "rps") / mean("bare", "rps"),
+        "p99_ratio": mean("confirm", "p99_ms") / mean("bare", "p99_ms"),
+        "p50_ratio": mean("confirm", "p50_ms") / mean("bare", "p50_ms"),
+        "goal": "throughput >= 0.7, p99 <= 2x",
+    }
+
+
+async def _sockets(people: list[dict[str, str]], path_for: Any, message_for: Any,
+                   done: Any, turns: int) -> dict[str, Any]:
+    from bench.ws import WebSocket
+
+    origin = f"http://127.0.0.1:{HTTP_PORT}"
+    sockets = [await WebSocket.connect("127.0.0.1", HTTP_PORT, path_for(p), {
+        "Origin": origin, "Cookie": f"sessionid={p['session']}"}) for p in people]
+    failures = 0
+
+    async def talk(index: int, ws: Any) -> None:
+        nonlocal failures
+        for turn in range(turns):
+            await ws.send(message_for(index, turn))
+            while True:
+                try:  # a turn that never ends counts as failed instead of hanging the run
+                    fragment = await asyncio.wait_for(ws.recv(), 60)
+                except TimeoutError:
+                    failures += 1
+                    break
+                if 'data-state="failed"' in fragment:
+                    failures += 1
+                    break
+                if done(fragment):
+                    break
+
+    started = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*(talk(i, ws) for i, ws in enumerate(sockets))), 600)
+    wall = time.perf_counter() - started
+    for ws in sockets:
+        await ws.close()
+    total = len(sockets) * turns
+    return {"sockets": len(sockets), "turns": total, "seconds": wall, "per_second": total / wall,
+            "failed_turns": failures}
+
+
+def compare_ws(people: list[dict[str, str]], turns: int) -> dict[str, Any]:
+    """(c): chat turns per second with the offline model over 50 sockets vs a
+    bare echo consumer on the same workers; the chat allows 10 messages a
+    minute per customer, so each socket is its own customer and sends ``turns``."""
+    month = f"{datetime.date.today():%Y-%m}"
+
+    def chat_frame(index: int, turn: int) -> str:
+        # A turn with a tool call: the offline model reads the statement, then answers.
+        return json.dumps({"text": f"Show my statement for {month}",
+                           "client_message_id": f"b-{index}-{turn}",
+                           "HEADERS": {"HX-Request": "true", "HX-Trigger": "composer"}})
+
+    def echo_run() -> dict[str, Any]:
+        # The echo has no rate limit: more messages, for a rate worth the name.
+        return asyncio.run(_sockets(people, lambda p: "/ws/bench-echo/",
+                                    lambda i, t: chat_frame(i, t), lambda f: True, 100))
+
+    echo_run()  # warm-up
+    echo = echo_run()
+    chat = asyncio.run(_sockets(people, lambda p: f"/ws/chat/{p['conversation']}/", chat_frame,
+                                lambda f: 'data-state="done"' in f, turns))
+    echo_after = echo_run()
+    echo_rate = (echo["per_second"] + echo_after["per_second"]) / 2
+    return {"echo": [echo, echo_after], "chat": chat, "ratio": chat["per_second"] / echo_rate,
+            "goal": ">= 0.3"}
+
+
+def bench_live(pg_url: str, parts: set[str], quick: bool) -> dict[str, Any]:
+    """(b) and (c) on two Daphne workers behind nginx, PostgreSQL and Redis."""
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: run the benchmarks with bin/bench, which installs it")
+    url = fresh_pg_database(pg_url, "bankbot_bench_http")
+    work = Path(tempfile.mkdtemp(prefix="bankbot-bench-"))
+    ids, people_path = work / "proposals.txt", work / "people.json"
+    inproc(url, {"parts": []})  # migrate
+    proposals = 3_000 if quick else 20_000
+    setup = inproc(url, {"parts": ["http_setup", "ws_setup"], "proposals": proposals,
+                         "ids_path": str(ids), "sockets": 50, "ws_path": str(people_path)})
+    scale_env = {**os.environ, "SCALE_DATABASE_URL": url, "SCALE_SEED": "0", "WORKERS": "2",
+                 "PORT": str(HTTP_PORT), "WORKER_PORT_BASE": str(HTTP_WORKER_BASE),
+                 "SCALE_DIR": str(work / "scale"), "DJANGO_SETTINGS_MODULE": "bench.settings",
+                 "SCALE_ASGI_APP": "bench.asgi:application", "LOG_LEVEL": "WARNING"}
+    subprocess.run([str(ROOT / "bin" / "scale"), "start"], env=scale_env, check=True,
+                   capture_output=True)
+    out: dict[str, Any] = {}
+    try:
+        if "b" in parts:
+            out["b"] = compare_http(setup["http_setup"], ids, seconds=5 if quick else 15,
+                                    connections=32)
+        if "c" in parts:
+            out["c"] = compare_ws(json.loads(people_path.read_text()), turns=3 if quick else 8)
+    finally:
+        subprocess.run([str(ROOT / "bin" / "scale"), "stop"], env=scale_env, check=False,
+                       capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def bench_lab() -> dict[str, Any]:
+    """(e): the whole lab corpus, both harnesses, both customer behaviours."""
+    env = {**os.environ, "LOG_LEVEL": "WARNING"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    started = time.perf_counter()
+    done = subprocess.run([PYTHON, "manage.py", "injectionlab", "--harness", "both",
+                           "--customer", "both"], cwd=ROOT, env=env, text=True,
+                          capture_output=True)
+    wall = time.perf_counter() - started
+    return {"wall_seconds": wall, "exit_code": done.returncode,
+            "tail": done.stdout.strip().splitlines()[-12:], "goal": "< 60 s on two cores"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="bin/bench")
+    parser.add_argument("--parts", default="a,confirm,d,b,c,e")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    quick = args.quick
+    report: dict[str, Any] = {"machine": machine(), "quick": quick}
+    pg = services_env()["DATABASE_URL"]
+    sizes = {"read_calls": 20 if quick else 100, "write_calls": 5 if quick else 20}
+    if parts & {"a", "confirm"}:
+        chosen = sorted(parts & {"a", "confirm"})
+        with tempfile.TemporaryDirectory() as tmp:
+            report["sqlite"] = inproc(f"sqlite:///{tmp}/bench.sqlite3", {"parts": chosen, **sizes})
+        report["postgresql"] = inproc(fresh_pg_database(pg, "bankbot_bench"),
+                                      {"parts": chosen, **sizes})
+    if "d" in parts:
+        big = 100_000 if quick else 1_000_000
+        report["d"] = inproc(fresh_pg_database(pg, "bankbot_bench_big"),
+                             {"parts": ["d"], "big": big, "small": 1_000, "d_calls": 10,
+                              "population": 200 if quick else 2_000})["d"]
+    if parts & {"b", "c"}:
+        report.update(bench_live(pg, parts, quick))
+    if "e" in parts:
+        report["e"] = bench_lab()
+    out = ROOT / "reports" / "bench.json"
+    out.parent.mkdir(exist_ok=True)
+    # A run of some parts keeps the others' last figures; each part says when.
+    for key, value in report.items():
+        if isinstance(value, dict) and key != "machine":
+            value["measured_at"] = report["machine"]["date"]
+    previous = json.loads(out.read_text()) if out.exists() else {}
+    out.write_text(json.dumps({**previous, **report}, indent=2))
+    json.dump(report, sys.stdout, indent=2)
+    print(f"\nwritten to {out}")
+
+
+if __name__ == "__main__":
+    main()

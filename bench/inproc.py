@@ -1,0 +1,351 @@
+"""In-process benchmarks, run by ``python -m bench`` in a child process against a
+throwaway database (DATABASE_URL): (a) guarded read vs the bare selector, issue
+3's confirm-plus-execute vs the bare service, (d) get_statement on 1,000,000
+transactions vs 1,000. Prints one JSON object.
+
+Each comparison alternates its two sides in rounds (A, B, A, B, …) and reports
+the median per-call time of each side and their ratio, so drift in the machine
+affects both sides alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+import tracemalloc
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bankbot.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from accounts.models import Account, Card, Customer, Transaction  # noqa: E402
+from accounts.selectors import statement_for_month  # noqa: E402
+from accounts.services import card_block  # noqa: E402
+from bankbot.models import Conversation  # noqa: E402
+from disputes.services import dispute_open  # noqa: E402
+from tools.context import action_context_for  # noqa: E402
+from tools.harness import GuardedHarness  # noqa: E402
+from tools.mandate import mandate_build  # noqa: E402
+from tools.proposals import proposal_confirm, proposal_create  # noqa: E402
+from tools.specs import REGISTRY, GetStatementArgs, get_statement  # noqa: E402
+
+ROUNDS = 9
+
+
+def rounds(sides: dict[str, Callable[[], Any]], calls: int) -> dict[str, float]:
+    """Median seconds per call for each side, the sides alternating by round."""
+    samples: dict[str, list[float]] = {name: [] for name in sides}
+    for fn in sides.values():  # warm-up
+        fn()
+    for _ in range(ROUNDS):
+        for name, fn in sides.items():
+            started = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            samples[name].append((time.perf_counter() - started) / calls)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def make_customer(name: str) -> tuple[Customer, Account, Card]:
+    user = get_user_model().objects.create_user(username=name, password=None)
+    customer = Customer.objects.create(user=user, full_name=name.title())
+    account = Account.objects.create(customer=customer, number=f"KZ{uuid.uuid4().hex[:18].upper()}")
+    card = Card.objects.create(account=account, last4="4242")
+    return customer, account, card
+
+
+def add_transactions(account: Account, count: int, *, first_ref: int, start: Any,
+                     spread_seconds: int) -> None:
+    """``count`` rows spread evenly over ``spread_seconds`` from ``start``, in SQL."""
+    step = max(spread_seconds // max(count, 1), 1)
+    table = Transaction._meta.db_table
+    if connection.vendor == "postgresql":
+        sql = f"""INSERT INTO {table} (account_id, card_id, reference, posted_at, amount, merchant,
+                  description)
+                  SELECT %s, NULL, 'T-' || (%s + n), %s::timestamptz + n * make_interval(secs => %s),
+                         1000 + (n %% 500), 'Merchant ' || (n %% 97), 'Purchase'
+                  FROM generate_series(0, %s - 1) AS n"""  # noqa: S608
+        params = [account.pk, first_ref, start, step, count]
+    else:
+        sql = f"""WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < %s)
+                  INSERT INTO {table} (account_id, card_id, reference, posted_at, amount, merchant,
+                  description)
+                  SELECT %s, NULL, 'T-' || (%s + n),
+                         strftime('%%Y-%%m-%%d %%H:%%M:%%f', %s, '+' || (n * %s) || ' seconds'),
+                         1000 + (n %% 500), 'Merchant ' || (n %% 97), 'Purchase' FROM seq"""  # noqa: S608
+        params = [count, account.pk, first_ref, start.strftime("%Y-%m-%d %H:%M:%S"), step]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {table}")
+
+
+def harness_for(customer: Customer, text: str = "") -> GuardedHarness:
+    conversation = Conversation.objects.create(customer=customer)
+    return GuardedHarness(action_context_for(customer.user, conversation,
+                                             mandate=mandate_build([("m1", text, None)])))
+
+
+def bench_guarded_read(calls: int) -> dict[str, Any]:
+    customer, account, _ = make_customer("reader")
+    month_start = timezone.localtime().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    add_transactions(account, 180, first_ref=10_000_000, start=month_start - timedelta(days=62),
+                     spread_seconds=90 * 86400)
+    month = f"{(month_start - timedelta(days=20)):%Y-%m}"
+    harness = harness_for(customer, f"show my statement for {month}")
+    ctx = harness.ctx
+    rows = statement_for_month(customer=customer, month=month).count
+    times = rounds({
+        "guarded": lambda: harness.call("get_statement", {"month": month}),
+        "bare_selector": lambda: statement_for_month(customer=customer, month=month),
+        "bare_tool_function": lambda: get_statement(ctx, GetStatementArgs(month=month)),
+    }, calls)
+    return {"rows_in_month": rows, "calls_per_round": calls, "rounds": ROUNDS,
+            "seconds": times, "ratio": times["guarded"] / times["bare_selector"],
+            "ratio_vs_tool_function": times["guarded"] / times["bare_tool_function"],
+            "goal": "<= 1.5"}
+
+
+def bench_confirm(calls: int) -> dict[str, Any]:
+    """Confirm-plus-execute (claim, confirmation, idempotency record, service,
+    trace) vs the bare service, for both write tools."""
+    needed = (ROUNDS + 1) * calls
+    customer, account, _ = make_customer("writer")
+    user = customer.user
+    add_transactions(account, 2 * needed, first_ref=20_000_000,
+                     start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+    txns = list(Transaction.objects.filter(account=account).order_by("id"))
+    cards = Card.objects.bulk_create(
+        [Card(account=account, last4=f"{n:04d}") for n in range(1, 2 * needed + 1)])
+    conversation = Conversation.objects.create(customer=customer)
+    ctx = action_context_for(user, conversation)
+
+    def proposals_for(tool: str, args_list: list[dict[str, str]]) -> list[Any]:
+        spec = REGISTRY[tool]
+        return [proposal_create(ctx, spec, spec.args(**args), []) for args in args_list]
+
+    dispute_proposals = iter(proposals_for("raise_dispute", [
+        {"transaction": t.reference, "amount": f"{t.amount:.2f}", "reason": "Not me"}
+        for t in txns[:needed]]))
+    bare_disputes = iter(txns[needed:])
+    block_proposals = iter(proposals_for("block_card", [{"card": c.last4} for c in cards[:needed]]))
+    bare_blocks = iter(cards[needed:])
+
+    def confirm(proposals: Any) -> None:
+        proposal = next(proposals)
+        outcome = proposal_confirm(user=user, public_id=proposal.public_id,
+                                   digest=proposal.args_digest)
+        assert outcome.response["status"] == "executed", outcome.response
+
+    def bare_dispute() -> None:
+        txn = next(bare_disputes)
+        dispute_open(customer=customer, transaction_reference=txn.reference,
+                     amount=f"{txn.amount:.2f}", reason="Not me", idempotency_key=uuid.uuid4())
+
+    def bare_block() -> None:
+        card_block(customer=customer, last4=next(bare_blocks).last4, idempotency_key=uuid.uuid4())
+
+    times = rounds({
+        "confirm_raise_dispute": lambda: confirm(dispute_proposals),
+        "bare_dispute_open": bare_dispute,
+        "confirm_block_card": lambda: confirm(block_proposals),
+        "bare_card_block": bare_block,
+    }, calls)
+    return {"calls_per_round": calls, "rounds": ROUNDS, "seconds": times,
+            "ratio_dispute": times["confirm_raise_dispute"] / times["bare_dispute_open"],
+            "ratio_block": times["confirm_block_card"] / times["bare_card_block"],
+            "goal": "<= 2"}
+
+
+def add_population(accounts: int, per_account: int) -> None:
+    """Other customers' accounts, each with ``per_account`` transactions over the
+    last year: the table a real bank's statement query runs in. Without them the
+    planner sees three accounts and averages the busy one into every estimate."""
+    users = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"pop{n}") for n in range(accounts)])
+    customers = Customer.objects.bulk_create(
+        [Customer(user=u, full_name=u.username) for u in users])
+    created = Account.objects.bulk_create(
+        [Account(customer=c, number=f"KZPOP{n:015d}") for n, c in enumerate(customers)])
+    ids = [a.pk for a in created]
+    table = Transaction._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f"""INSERT INTO {table} (account_id, card_id, reference, posted_at, amount,
+                           merchant, description)
+                           SELECT a, NULL, 'T-' || (900000000 + a * 10000 + n),
+                                  now() - make_interval(secs => (n * 31536000.0 / %s)),
+                                  1000 + (n %% 500), 'Merchant ' || (n %% 97), 'Purchase'
+                           FROM unnest(%s::bigint[]) AS a, generate_series(0, %s - 1) AS n""",  # noqa: S608
+                       [per_account, ids, per_account])
+
+
+def statement_plan(customer: Customer, month: str) -> str:
+    from accounts.selectors import customer_transactions, parse_month
+
+    start, end = parse_month(month).bounds()
+    rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
+    plan = rows.order_by("posted_at", "id")[:201].explain()
+    scan = next((line.strip(" ->") for line in plan.splitlines()
+                 if "Scan" in line and "accounts_transaction" in line), "")
+    return scan.split("  (cost")[0]
+
+
+def drop_single_column_account_index() -> str:
+    """The what-if of benchmark (d): without Django's automatic index on the
+    ``account`` foreign key, which the (account, posted_at) index already covers."""
+    table = Transaction._meta.db_table
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, table)
+        name = next(n for n, c in constraints.items()
+                    if c["index"] and c["columns"] == ["account_id"])
+        cursor.execute(f'DROP INDEX "{name}"')
+        cursor.execute(f"ANALYZE {table}")
+    return name
+
+
+def bench_big_account(big: int, small: int, calls: int, population: int) -> dict[str, Any]:
+    """get_statement through the guarded harness on an account with ``big``
+    transactions vs one with ``small``, over the same 12 months (a busy account),
+    and with the queried month equally full (a long history)."""
+    now = timezone.now()
+    year = 365 * 86400
+    add_population(population, 500)
+    busy, busy_account, _ = make_customer("busy")
+    quiet, quiet_account, _ = make_customer("quiet")
+    history, history_account, _ = make_customer("history")
+    add_transactions(busy_account, big, first_ref=100_000_000, start=now - timedelta(days=365),
+                     spread_seconds=year)
+    add_transactions(quiet_account, small, first_ref=300_000_000,
+                     start=now - timedelta(days=365), spread_seconds=year)
+    # Long history: the same recent year as the quiet account, plus older rows.
+    add_transactions(history_account, small, first_ref=400_000_000,
+                     start=now - timedelta(days=365), spread_seconds=year)
+    add_transactions(history_account, big - small, first_ref=500_000_000,
+                     start=now - timedelta(days=365 * 40), spread_seconds=39 * year)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    month = f"{timezone.localtime(now - timedelta(days=60)):%Y-%m}"
+    people = {"busy": busy, "quiet": quiet, "history": history}
+    harnesses = {name: harness_for(c, f"statement for {month}") for name, c in people.items()}
+
+    def call(name: str) -> Callable[[], Any]:
+        return lambda: harnesses[name].call("get_statement", {"month": month})
+
+    times = rounds({name: call(name) for name in harnesses}, calls)
+    plans = {name: statement_plan(c, month) for name, c in people.items()}
+    peaks = {}
+    for name in harnesses:
+        tracemalloc.start()
+        outcome = harnesses[name].call("get_statement", {"month": month})
+        peaks[name] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert outcome.status == "ok"
+    counts = {name: statement_for_month(customer=c, month=month).count
+              for name, c in people.items()}
+    dropped = drop_single_column_account_index()
+    what_times = rounds({name: call(name) for name in harnesses}, calls)
+    what_if = {"dropped": dropped, "seconds": what_times,
+               "plans": {name: statement_plan(c, month) for name, c in people.items()},
+               "ratio_busy": what_times["busy"] / what_times["quiet"],
+               "ratio_history": what_times["history"] / what_times["quiet"]}
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {Transaction._meta.db_table}")  # noqa: S608
+        table_rows = cursor.fetchone()[0]
+    return {
+        "transactions": {"busy": big, "quiet": small, "history": big},
+        "other_accounts": population, "table_rows": table_rows,
+        "plans": plans, "rows_in_month": counts, "calls_per_round": calls, "rounds": ROUNDS,
+        "seconds": times, "peak_bytes": peaks,
+        "ratio_busy": times["busy"] / times["quiet"],
+        "ratio_history": times["history"] / times["quiet"],
+        "memory_ratio_busy": peaks["busy"] / peaks["quiet"],
+        "memory_ratio_history": peaks["history"] / peaks["quiet"],
+        "goal": "<= 1.5, memory flat",
+        "without_fk_index": what_if,
+    }
+
+
+def http_setup(proposals: int, ids_path: str) -> dict[str, Any]:
+    """Data for benchmark (b): one signed-in customer, ``proposals`` pending
+    dispute proposals (one per transaction) listed in ``ids_path``, and the
+    bare view's table."""
+    from django.test import Client
+
+    from bench.urls import BARE_TABLE
+
+    customer, account, _ = make_customer("httpbench")
+    add_transactions(account, proposals, first_ref=700_000_000,
+                     start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+    conversation = Conversation.objects.create(customer=customer)
+    ctx = action_context_for(customer.user, conversation)
+    spec = REGISTRY["raise_dispute"]
+    with open(ids_path, "w") as ids:
+        for txn in Transaction.objects.filter(account=account).order_by("id"):
+            proposal = proposal_create(ctx, spec, spec.args(
+                transaction=txn.reference, amount=f"{txn.amount:.2f}", reason="Not me"), [])
+            ids.write(f"{proposal.public_id} {proposal.args_digest}\n")
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (id bigserial PRIMARY KEY, "
+                       "user_id bigint NOT NULL, body text NOT NULL, "
+                       "created_at timestamptz NOT NULL DEFAULT now())")
+    client = Client()
+    client.force_login(customer.user)
+    return {"session": client.cookies["sessionid"].value, "proposals": proposals}
+
+
+def ws_setup(sockets: int, path: str) -> dict[str, Any]:
+    """Data for benchmark (c): ``sockets`` customers (the chat's rate limit is per
+    customer), each signed in with a card and an open conversation."""
+    from django.test import Client
+
+    people = []
+    for n in range(sockets):
+        customer, account, _ = make_customer(f"wsbench{n}")
+        add_transactions(account, 20, first_ref=800_000_000 + n * 100,
+                         start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+        conversation = Conversation.objects.create(customer=customer)
+        client = Client()
+        client.force_login(customer.user)
+        people.append({"session": client.cookies["sessionid"].value,
+                       "conversation": str(conversation.public_id)})
+    Path(path).write_text(json.dumps(people))
+    return {"sockets": sockets}
+
+
+def main() -> None:
+    job = json.loads(sys.argv[1])
+    call_command("migrate", verbosity=0, interactive=False)
+    out: dict[str, Any] = {"vendor": connection.vendor}
+    if "a" in job["parts"]:
+        out["a"] = bench_guarded_read(job.get("read_calls", 50))
+    if "confirm" in job["parts"]:
+        out["confirm"] = bench_confirm(job.get("write_calls", 20))
+    if "d" in job["parts"]:
+        out["d"] = bench_big_account(job.get("big", 1_000_000), job.get("small", 1_000),
+                                     job.get("d_calls", 10), job.get("population", 2_000))
+    if "ws_setup" in job["parts"]:
+        out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"])
+    if "http_setup" in job["parts"]:
+        out["http_setup"] = http_setup(job["proposals"], job["ids_path"])
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

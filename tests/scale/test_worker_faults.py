@@ -1,0 +1,152 @@
+"""Faults across workers: a worker killed mid-confirm, the database going away.
+
+Each worker is its own OS process on the shared PostgreSQL database; a retry
+always comes from another process, as it would from another ASGI worker.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from disputes.models import Dispute
+from tests.scale.conftest import clicks_for, make_scale_customer, propose_dispute, run_workers
+from tools.idempotency import LEASE
+from tools.models import IdempotencyRecord, Proposal, ToolCallTrace
+from tools.proposals import STALE_EXECUTION
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def proposal(db) -> Proposal:
+    customer = make_scale_customer(1, transactions=1)
+    return propose_dispute(customer, customer.accounts.get().transactions.get())
+
+
+def click_once(proposal: Proposal, **job) -> dict:
+    """One click in a fresh worker process; returns its answer."""
+    [run] = run_workers([{"clicks": clicks_for(proposal), "wait_seconds": 0.5, **job}])
+    assert run.returncode == 0, run.stderr
+    [answer] = run.results
+    return answer
+
+
+def let_the_dead_workers_lease_lapse(proposal: Proposal) -> None:
+    """What the clock does in STALE_EXECUTION (30 s): move the claim and the
+    idempotency lease into the past instead of sleeping through them."""
+    past = timezone.now() - max(STALE_EXECUTION, LEASE) - timedelta(seconds=1)
+    Proposal.objects.filter(pk=proposal.pk).update(decided_at=past)
+    IdempotencyRecord.objects.filter(state="in_progress").update(locked_until=past)
+
+
+def test_a_worker_killed_after_the_commit_leaves_one_dispute_and_a_retry_gets_it(proposal):
+    [killed] = run_workers([{"clicks": clicks_for(proposal), "fault": "kill_after_service"}])
+
+    assert killed.killed and killed.results == []
+    dispute = Dispute.objects.get()  # the service committed before the worker died
+    assert IdempotencyRecord.objects.get().state == "in_progress"
+
+    # Another worker, at once: the dead one's lease still holds, so it is told
+    # to wait, and nothing runs a second time.
+    early = click_once(proposal)
+    assert early["error"]["code"] == "in_progress", early
+    assert Dispute.objects.count() == 1
+
+    let_the_dead_workers_lease_lapse(proposal)
+    retry = click_once(proposal)
+    again = click_once(proposal)
+
+    assert retry["response"]["status"] == "executed", retry
+    assert retry["response"]["result"]["dispute_id"] == dispute.reference
+    assert again["replayed"] and again["response_json"] == retry["response_json"]
+    assert Dispute.objects.get() == dispute
+    assert IdempotencyRecord.objects.get().state == "completed"
+    assert Proposal.objects.get().status == "executed"
+
+
+def test_a_worker_killed_before_its_response_lets_the_retry_replay_the_stored_result(proposal):
+    [killed] = run_workers([{"clicks": clicks_for(proposal), "fault": "kill_before_response"}])
+
+    assert killed.killed and killed.results == []
+    stored = Proposal.objects.get().result
+    assert stored["status"] == "executed"
+
+    retry = click_once(proposal)
+
+    assert retry["replayed"] is True
+    assert retry["response"] == stored
+    assert Dispute.objects.count() == 1
+    assert ToolCallTrace.objects.filter(event="executed").count() == 1
+
+
+def test_a_database_that_is_down_gives_a_clear_error_and_healthz_says_503(
+        proposal, database_link):
+    [run] = run_workers([{"clicks": clicks_for(proposal), "healthz_after": True}],
+                        env={"DATABASE_URL": database_link.url}, before_go=database_link.cut)
+
+    assert run.returncode == 0, run.stderr
+    [answer] = run.results
+    # A typed database error the confirm view turns into "try again"; not a hang.
+    assert answer["module"] == "django.db.utils", answer
+    assert answer["exception"] in {"OperationalError", "InterfaceError"}, answer
+    assert run.healthz["status_code"] == 503
+    assert run.healthz["body"]["status"] == "unavailable" and run.healthz["body"]["database"]
+    assert Proposal.objects.get().status == "pending"  # untouched: it can still be confirmed
+    assert Dispute.objects.count() == 0
+
+
+def test_a_database_lost_inside_the_service_writes_nothing_and_a_later_retry_runs_once(
+        proposal, database_link):
+    def cut_when_asked(process, line: str) -> str | None:
+        if line == "cut-db":
+            database_link.cut()
+            return "cut"
+        return None
+
+    [run] = run_workers([{"clicks": clicks_for(proposal), "fault": "cut_db_in_service"}],
+                        env={"DATABASE_URL": database_link.url}, on_line=cut_when_asked)
+
+    assert run.returncode == 0, run.stderr
+    [answer] = run.results
+    assert "response" not in answer, answer  # the customer is not told it worked
+    assert answer.get("module") == "django.db.utils" or answer.get("error"), answer
+    # Nothing half-written: the dispute's insert died with its transaction.
+    assert Dispute.objects.count() == 0
+    assert Proposal.objects.get().status == "confirmed"
+    assert IdempotencyRecord.objects.get().state == "in_progress"
+
+    # The database is back; the retry from another worker runs the action once.
+    let_the_dead_workers_lease_lapse(proposal)
+    retry = click_once(proposal)
+
+    assert retry["response"]["status"] == "executed", retry
+    assert Dispute.objects.count() == 1
+    assert IdempotencyRecord.objects.get().state == "completed"
+
+
+def test_a_database_blip_inside_the_service_is_retried_with_the_same_key(
+        proposal, database_link):
+    cuts = []
+
+    def blip_once(process, line: str) -> str | None:
+        if line != "cut-db":
+            return None
+        if not cuts:  # the first attempt loses its connection; the database is back at once
+            database_link.cut()
+            database_link.restore()
+        cuts.append(line)
+        return "go on"
+
+    [run] = run_workers([{"clicks": clicks_for(proposal), "fault": "cut_db_in_service"}],
+                        env={"DATABASE_URL": database_link.url}, on_line=blip_once)
+
+    assert run.returncode == 0, run.stderr
+    [answer] = run.results
+    assert answer["response"]["status"] == "executed", answer
+    assert len(cuts) == 2  # the second attempt ran with the same key, on a new connection
+    dispute = Dispute.objects.get()
+    assert dispute.idempotency_key == IdempotencyRecord.objects.get().key
+    assert ToolCallTrace.objects.filter(event="failed", decision="retry").count() == 1
