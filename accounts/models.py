@@ -73,7 +73,12 @@ class Card(models.Model):
 
 
 class Transaction(models.Model):
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="transactions")
+    # No index of its own: the (account, posted_at) index serves every lookup by
+    # account, and a lone account index tempts the planner into reading a whole
+    # account's history for one month (docs/benchmarks.md, part d).
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="transactions", db_index=False
+    )
     card = models.ForeignKey(
         Card, on_delete=models.PROTECT, related_name="transactions", null=True, blank=True
     )

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
 from bankbot.models import Conversation, Message
+from bankbot.text import without_nul
 
 MAX_MESSAGE_CHARS = 2000
 # Counted from stored messages, so the limit holds across workers and reconnects.
@@ -54,7 +55,7 @@ def message_customer_add(
     Returns (message, created). The same client message id twice — a resent
     WebSocket frame, a double submit — stores one message.
     """
-    text = (text or "").strip()
+    text = without_nul((text or "").strip())
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidInput(
             f"Your message is {len(text)} characters long; the limit is {MAX_MESSAGE_CHARS}. "
@@ -132,8 +133,8 @@ def customer_inputs(*, conversation: Conversation) -> list[tuple[str, str, dict 
 
 def message_add(*, conversation: Conversation, role: str, text: str = "",
                 payload: Any = None, flagged: str = "") -> Message:
-    return Message.objects.create(conversation=conversation, role=role, text=text,
-                                  payload=payload, flagged=flagged[:300])
+    return Message.objects.create(conversation=conversation, role=role, text=without_nul(text),
+                                  payload=without_nul(payload), flagged=flagged[:300])
 
 
 def confirmation_note(*, proposal: Any, response: dict[str, Any]) -> Message:

@@ -155,7 +155,12 @@ LOGOUT_REDIRECT_URL = "login"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# A locked-out sign-in gets a page that says what happened and when to retry.
+# Behind a load balancer every request comes from the proxy's address, and one
+# attacker would lock everybody out. BANKBOT_PROXY_COUNT says how many trusted
+# proxies append to X-Forwarded-For; 0 (direct connections) ignores the header,
+# which a client could otherwise forge.
+BANKBOT_PROXY_COUNT = env_int("BANKBOT_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "bankbot.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 

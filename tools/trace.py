@@ -8,26 +8,15 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 
+from bankbot.text import without_nul
 from tools.models import Proposal, ToolCallTrace
 from tools.provenance import plain
-
-
-def _no_nul(value: Any) -> Any:
-    """PostgreSQL text and jsonb cannot hold NUL; a model can send one. The trace
-    keeps the evidence with U+FFFD in its place instead of failing the call."""
-    if isinstance(value, str):
-        return value.replace("\x00", "\ufffd")
-    if isinstance(value, dict):
-        return {_no_nul(k): _no_nul(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_no_nul(v) for v in value]
-    return value
 
 
 def _jsonable(value: Any) -> Any:
     if value is None:
         return None
-    return _no_nul(json.loads(json.dumps(plain(value), cls=DjangoJSONEncoder)))
+    return without_nul(json.loads(json.dumps(plain(value), cls=DjangoJSONEncoder)))
 
 
 def trace_record(
@@ -55,21 +44,21 @@ def trace_record(
     if proposal is not None:
         customer = customer or proposal.customer
         conversation = conversation or proposal.conversation
-    mandate = _no_nul(ctx.mandate.as_dict()) if ctx is not None else None
+    mandate = without_nul(ctx.mandate.as_dict()) if ctx is not None else None
     return ToolCallTrace.objects.create(
         harness=harness,
         event=event,
         decision=decision,
-        tool=_no_nul(tool),
+        tool=without_nul(tool),
         customer=customer,
         conversation=conversation,
         proposal=proposal,
         mandate=mandate,
-        raw_args=_no_nul(
+        raw_args=without_nul(
             raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)),
         validated_args=_jsonable(validated_args),
         reason_code=reason_code,
-        reason=_no_nul(reason),
+        reason=without_nul(reason),
         result=_jsonable(result),
         idempotency_key=idempotency_key,
         approver=approver,

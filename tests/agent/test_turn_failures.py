@@ -78,3 +78,11 @@ def test_a_bad_tool_call_goes_back_to_the_model_as_a_structured_error(
     assert heard["status"] == "error" and heard["error"]["code"] == code
     assert events[-1].kind == "final"
     assert ToolCallTrace.objects.get(event="denied").reason_code == code
+
+
+def test_nul_characters_from_the_customer_or_the_model_are_stored_safely(alice_conversation, say):
+    """PostgreSQL cannot store NUL; the message and the model's tool call still are."""
+    model = ScriptedModel(call("list_cards", '{"x\\u0000": 1}'), text("Done\x00."))
+    answer, _ = say(alice_conversation, "cards\x00 please", client=model.client())
+    assert Message.objects.get(role="customer").text == "cards\ufffd please"
+    assert "\x00" not in answer.text
