@@ -101,16 +101,23 @@ def idempotent_run(
     fingerprint: str,
     run: Callable[[], dict[str, Any]],
     on_retry: Callable[[int, BaseException], None] | None = None,
+    begun: bool = False,
+    on_complete: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Run once per key. Returns (response, replayed).
 
     Transient failures are retried here, with the same key, a few times in
     quick succession: a window far shorter than the record's retention. A
     domain error is an answer too: it is stored and replayed like a success.
+
+    ``begun``: the caller already took the key with ``idempotency_begin`` (in its
+    own transaction). ``on_complete`` runs in the transaction that stores the
+    response, so the caller's bookkeeping commits with it, in one round trip.
     """
-    stored = idempotency_begin(key=key, customer=customer, fingerprint=fingerprint)
-    if stored is not None:
-        return stored, True
+    if not begun:
+        stored = idempotency_begin(key=key, customer=customer, fingerprint=fingerprint)
+        if stored is not None:
+            return stored, True
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
             response = {"status": "executed", "result": run()}
@@ -127,7 +134,10 @@ def idempotent_run(
             "The bank could not finish this just now. Nothing was done twice; "
             "press Try again in a moment."
         )
-    idempotency_complete(key=key, response=response)
+    with transaction.atomic():
+        idempotency_complete(key=key, response=response)
+        if on_complete is not None:
+            on_complete(response)
     return response, False
 
 

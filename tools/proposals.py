@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.errors import Conflict, DomainError, NotFound
 from tools.context import ActionContext, action_context_for
 from tools.faults import fault_point
-from tools.idempotency import TemporarilyUnavailable, idempotent_run
+from tools.idempotency import TemporarilyUnavailable, idempotency_begin, idempotent_run
 from tools.models import Confirmation, Proposal
 from tools.provenance import Source
 from tools.specs import REGISTRY, ToolArgs, ToolSpec
@@ -113,6 +113,7 @@ def proposal_confirm(
     proposal, ctx = _proposal_for(user, public_id)
     _check_digest(proposal, digest, ctx)
     now = timezone.now()
+    stored: dict[str, Any] | None = None
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         # Checked again under the lock, so what executes is exactly what was shown.
@@ -131,6 +132,11 @@ def proposal_confirm(
             trace_record(event="confirmed", decision="allow", tool=proposal.tool, ctx=ctx,
                          proposal=proposal, validated_args=proposal.args, approver=user,
                          idempotency_key=confirmation.idempotency_key)
+        if claimed:
+            # The key is taken in the same transaction as the claim: one commit,
+            # and no moment where a claimed proposal has no idempotency record.
+            stored = idempotency_begin(key=proposal.confirmation.idempotency_key,
+                                       customer=ctx.customer, fingerprint=_fingerprint(proposal))
     if not unchanged:
         _check_digest(proposal, digest, ctx)  # traces the refusal and raises
     if proposal.status == Proposal.Status.EXPIRED:
@@ -139,7 +145,7 @@ def proposal_confirm(
         raise Conflict("You declined this action; ask the assistant again if you changed "
                        "your mind.", code="proposal_declined")
     if claimed:
-        return _execute(proposal, ctx, user)
+        return _execute(proposal, ctx, user, stored)
     return _await_result(proposal, wait_seconds)
 
 
@@ -173,7 +179,15 @@ def _claim(proposal: Proposal, now: Any) -> bool:
     return bool(changed)
 
 
-def _execute(proposal: Proposal, ctx: ActionContext, user: Any) -> ConfirmOutcome:
+def _fingerprint(proposal: Proposal) -> str:
+    return f"{proposal.tool}:{proposal.args_digest}"
+
+
+def _execute(proposal: Proposal, ctx: ActionContext, user: Any,
+             stored: dict[str, Any] | None) -> ConfirmOutcome:
+    """Run the claimed proposal's tool with the confirmation's key. ``stored``: the
+    key had already completed (a takeover after a worker died before recording
+    the result), so the stored response is the answer."""
     spec = REGISTRY[proposal.tool]
     args = spec.args.model_validate(proposal.args)
     key = proposal.confirmation.idempotency_key
@@ -190,31 +204,38 @@ def _execute(proposal: Proposal, ctx: ActionContext, user: Any) -> ConfirmOutcom
                      reason=f"Attempt {attempt} failed ({type(error).__name__}); "
                             "retrying with the same key.", idempotency_key=key)
 
-    try:
-        response, replayed = idempotent_run(
-            key=key, customer=ctx.customer, fingerprint=f"{proposal.tool}:{proposal.args_digest}",
-            run=run, on_retry=on_retry,
+    def finish(response: dict[str, Any], replayed: bool) -> None:
+        """Store the result on the proposal and trace it (in the caller's transaction)."""
+        executed = response["status"] == "executed"
+        Proposal.objects.filter(pk=proposal.pk).update(
+            status=Proposal.Status.EXECUTED if executed else Proposal.Status.FAILED,
+            result=response, retryable=bool(response.get("retryable")),
         )
-    except TemporarilyUnavailable as error:
-        response, replayed = {"status": "failed", "error": error.as_dict(), "retryable": True}, False
-    latency = (time.perf_counter() - started) * 1000
-    executed = response["status"] == "executed"
-    Proposal.objects.filter(pk=proposal.pk).update(
-        status=Proposal.Status.EXECUTED if executed else Proposal.Status.FAILED,
-        result=response, retryable=bool(response.get("retryable")),
-    )
-    proposal.refresh_from_db()
+        proposal.refresh_from_db()
+        error = response.get("error", {})
+        trace_record(event="replayed" if replayed else ("executed" if executed else "failed"),
+                     decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
+                     proposal=proposal, validated_args=proposal.args, result=proposal.result,
+                     reason_code=error.get("code", ""), reason=error.get("message", ""),
+                     idempotency_key=key, approver=user,
+                     latency_ms=(time.perf_counter() - started) * 1000)
+
+    replayed = stored is not None
+    if stored is not None:
+        with transaction.atomic():
+            finish(stored, True)
+    else:
+        try:
+            idempotent_run(key=key, customer=ctx.customer, fingerprint=_fingerprint(proposal),
+                           run=run, on_retry=on_retry, begun=True,
+                           on_complete=lambda response: finish(response, False))
+        except TemporarilyUnavailable as error:
+            with transaction.atomic():
+                finish({"status": "failed", "error": error.as_dict(), "retryable": True}, False)
     # Answer with the stored result, as every replay does, so the first click
     # and the replays read the same bytes on any engine (PostgreSQL's jsonb
     # does not keep key order).
-    response = proposal.result
-    event = "replayed" if replayed else ("executed" if executed else "failed")
-    error = response.get("error", {})
-    trace_record(event=event, decision="ok" if executed else "error", tool=proposal.tool,
-                 ctx=ctx, proposal=proposal, validated_args=proposal.args, result=response,
-                 reason_code=error.get("code", ""), reason=error.get("message", ""),
-                 idempotency_key=key, approver=user, latency_ms=latency)
-    return ConfirmOutcome(proposal=proposal, response=response, replayed=replayed)
+    return ConfirmOutcome(proposal=proposal, response=proposal.result or {}, replayed=replayed)
 
 
 def _await_result(proposal: Proposal, wait_seconds: float) -> ConfirmOutcome:
