@@ -46,10 +46,13 @@ def action_context_for(
     staff user with no customer, someone else's conversation — is refused."""
     if not isinstance(user, AbstractBaseUser) or not user.is_authenticated or not user.is_active:
         raise InvalidAuthorizationContext()
-    customer = Customer.objects.filter(user=user).first()
-    if customer is None or not isinstance(conversation, Conversation):
+    if not isinstance(conversation, Conversation):
         raise InvalidAuthorizationContext()
-    if conversation.customer_id != customer.pk:
+    # One customer per user (one-to-one): the conversation's customer is the
+    # session's exactly when it belongs to this user. Staff without a customer
+    # and other customers fail here alike.
+    customer = conversation.customer
+    if customer.user_id != user.pk:
         raise InvalidAuthorizationContext()
     return ActionContext(
         customer=customer,

@@ -82,6 +82,14 @@ def idempotency_begin(
         raise InProgress("This action is already being carried out; wait a moment.")
 
 
+def idempotency_take_new(*, key: uuid.UUID, customer: Customer, fingerprint: str) -> None:
+    """Take a key made a moment ago (a new confirmation's UUID4): nobody else can
+    hold it, so it is one INSERT; the unique constraint still guards it."""
+    now = timezone.now()
+    IdempotencyRecord.objects.create(key=key, customer=customer, fingerprint=fingerprint,
+                                     locked_until=now + LEASE, expires_at=now + _retention())
+
+
 def idempotency_complete(*, key: uuid.UUID, response: dict[str, Any]) -> None:
     IdempotencyRecord.objects.filter(key=key).update(
         state=IdempotencyRecord.State.COMPLETED, response=response,

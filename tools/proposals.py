@@ -23,7 +23,12 @@ from django.utils import timezone
 from accounts.errors import Conflict, DomainError, NotFound
 from tools.context import ActionContext, action_context_for
 from tools.faults import fault_point
-from tools.idempotency import TemporarilyUnavailable, idempotency_begin, idempotent_run
+from tools.idempotency import (
+    TemporarilyUnavailable,
+    idempotency_begin,
+    idempotency_take_new,
+    idempotent_run,
+)
 from tools.models import Confirmation, Proposal
 from tools.provenance import Source
 from tools.specs import REGISTRY, ToolArgs, ToolSpec
@@ -90,34 +95,40 @@ def _not_found() -> NotFound:
     return NotFound("This confirmation was not found.", code="proposal_not_found")
 
 
-def _proposal_for(user: Any, public_id: Any) -> tuple[Proposal, ActionContext]:
+def _proposal_for(user: Any, public_id: Any, *, lock: bool = False
+                  ) -> tuple[Proposal, ActionContext]:
     try:
         pid = uuid.UUID(str(public_id))
     except ValueError:
         raise _not_found() from None
-    proposal = (
-        Proposal.objects.select_related("conversation", "customer")
-        .filter(public_id=pid, customer__user=user if getattr(user, "pk", None) else None)
-        .first()
-    )
+    rows = Proposal.objects.select_related("conversation__customer", "customer")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    proposal = rows.filter(
+        public_id=pid, customer__user=user if getattr(user, "pk", None) else None).first()
     if proposal is None:
         raise _not_found()
     # Raises InvalidAuthorizationContext for anything but the owner's session.
     return proposal, action_context_for(user, proposal.conversation)
 
 
+def _canonical(response: dict[str, Any] | None) -> dict[str, Any]:
+    """One key order for every answer: the first click and its replays (read back
+    from the database, whose JSON may reorder keys) return the same bytes."""
+    return json.loads(json.dumps(response or {}, sort_keys=True))
+
+
 def proposal_confirm(
     *, user: Any, public_id: Any, digest: str, wait_seconds: float = CONFIRM_WAIT_SECONDS
 ) -> ConfirmOutcome:
     """The customer pressed Confirm on the card showing ``digest``."""
-    proposal, ctx = _proposal_for(user, public_id)
-    _check_digest(proposal, digest, ctx)
     now = timezone.now()
     stored: dict[str, Any] | None = None
     with transaction.atomic():
-        proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
-        # Checked again under the lock, so what executes is exactly what was shown.
+        # Locked, so that what executes is exactly what was shown, once.
+        proposal, ctx = _proposal_for(user, public_id, lock=True)
         unchanged = args_digest(proposal.tool, proposal.args) == proposal.args_digest == digest
+        was = proposal.status
         claimed = unchanged and _claim(proposal, now)
         if unchanged and not claimed and proposal.status == Proposal.Status.PENDING:
             proposal.status = Proposal.Status.EXPIRED
@@ -125,20 +136,24 @@ def proposal_confirm(
             trace_record(event="expired", decision="deny", tool=proposal.tool, ctx=ctx,
                          proposal=proposal, reason_code="proposal_expired",
                          reason="Confirmed after the proposal expired.")
-        if claimed and not hasattr(proposal, "confirmation"):
+        if claimed and was == Proposal.Status.PENDING:
+            # A first click: a fresh key, taken in the claim's transaction, so a
+            # claimed proposal never lacks its idempotency record.
             confirmation = Confirmation.objects.create(
                 proposal=proposal, idempotency_key=uuid.uuid4(), approver=user
             )
             trace_record(event="confirmed", decision="allow", tool=proposal.tool, ctx=ctx,
                          proposal=proposal, validated_args=proposal.args, approver=user,
                          idempotency_key=confirmation.idempotency_key)
-        if claimed:
-            # The key is taken in the same transaction as the claim: one commit,
-            # and no moment where a claimed proposal has no idempotency record.
+            idempotency_take_new(key=confirmation.idempotency_key, customer=ctx.customer,
+                                 fingerprint=_fingerprint(proposal))
+        elif claimed:
+            # A retry after a transient failure, or a takeover from a dead worker:
+            # the same key as before.
             stored = idempotency_begin(key=proposal.confirmation.idempotency_key,
                                        customer=ctx.customer, fingerprint=_fingerprint(proposal))
     if not unchanged:
-        _check_digest(proposal, digest, ctx)  # traces the refusal and raises
+        _check_digest(proposal, digest, ctx)  # traces the refusal (outside the rollback), raises
     if proposal.status == Proposal.Status.EXPIRED:
         raise ProposalExpired("This confirmation has expired; ask the assistant again.")
     if proposal.status == Proposal.Status.DECLINED:
@@ -175,7 +190,8 @@ def _claim(proposal: Proposal, now: Any) -> bool:
     changed = Proposal.objects.filter(pk=proposal.pk, status=proposal.status).update(
         status=status.CONFIRMED, decided_at=now, retryable=False
     )
-    proposal.refresh_from_db()
+    if changed:
+        proposal.status, proposal.decided_at, proposal.retryable = status.CONFIRMED, now, False
     return bool(changed)
 
 
@@ -206,12 +222,12 @@ def _execute(proposal: Proposal, ctx: ActionContext, user: Any,
 
     def finish(response: dict[str, Any], replayed: bool) -> None:
         """Store the result on the proposal and trace it (in the caller's transaction)."""
+        response = _canonical(response)
         executed = response["status"] == "executed"
+        proposal.status = Proposal.Status.EXECUTED if executed else Proposal.Status.FAILED
+        proposal.result, proposal.retryable = response, bool(response.get("retryable"))
         Proposal.objects.filter(pk=proposal.pk).update(
-            status=Proposal.Status.EXECUTED if executed else Proposal.Status.FAILED,
-            result=response, retryable=bool(response.get("retryable")),
-        )
-        proposal.refresh_from_db()
+            status=proposal.status, result=proposal.result, retryable=proposal.retryable)
         error = response.get("error", {})
         trace_record(event="replayed" if replayed else ("executed" if executed else "failed"),
                      decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
@@ -232,10 +248,7 @@ def _execute(proposal: Proposal, ctx: ActionContext, user: Any,
         except TemporarilyUnavailable as error:
             with transaction.atomic():
                 finish({"status": "failed", "error": error.as_dict(), "retryable": True}, False)
-    # Answer with the stored result, as every replay does, so the first click
-    # and the replays read the same bytes on any engine (PostgreSQL's jsonb
-    # does not keep key order).
-    return ConfirmOutcome(proposal=proposal, response=proposal.result or {}, replayed=replayed)
+    return ConfirmOutcome(proposal=proposal, response=proposal.result, replayed=replayed)
 
 
 def _await_result(proposal: Proposal, wait_seconds: float) -> ConfirmOutcome:
@@ -247,7 +260,7 @@ def _await_result(proposal: Proposal, wait_seconds: float) -> ConfirmOutcome:
             trace_record(event="replayed", decision="ok", tool=proposal.tool,
                          proposal=proposal, result=proposal.result,
                          idempotency_key=proposal.confirmation.idempotency_key)
-            return ConfirmOutcome(proposal=proposal, response=proposal.result or {},
+            return ConfirmOutcome(proposal=proposal, response=_canonical(proposal.result),
                                   replayed=True)
         if time.monotonic() >= deadline:
             raise Conflict("This action is already being carried out; wait a moment.",
