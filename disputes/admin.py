@@ -26,7 +26,7 @@ from disputes.services import REVIEW_PERMISSION, dispute_review, dispute_review_
 
 
 @admin.register(Dispute)
-class DisputeAdmin(admin.ModelAdmin):
+class DisputeAdmin(ReadOnlyAdmin):
     list_display = ["reference", "customer", "transaction_reference", "merchant", "amount",
                     "status", "age"]
     list_filter = ["status", "created_at"]
@@ -41,16 +41,9 @@ class DisputeAdmin(admin.ModelAdmin):
     def get_ordering(self, request: HttpRequest) -> list[Any]:
         return dispute_queue_ordering()
 
-    # No dispute is added, edited or deleted from admin: customers open them by
-    # confirming in the chat, and staff move them only through the review form.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+    # ReadOnlyAdmin: no dispute is added, edited or deleted from admin. Customers
+    # open them by confirming in the chat; staff move them only through the
+    # review form.
 
     def has_review_permission(self, request: HttpRequest) -> bool:
         return request.user.is_active and request.user.is_staff and request.user.has_perm(

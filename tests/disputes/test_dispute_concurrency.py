@@ -3,46 +3,17 @@ so exactly one dispute exists and no "database is locked" reaches anyone."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
 from accounts.errors import Conflict
 from disputes.models import Dispute
 from disputes.services import DisputeResult, dispute_open
+from tests.threads import run_at_once
 
 THREADS = 10
-
-
-def run_at_once(calls: list[Callable[[], object]]) -> tuple[list[object], list[BaseException]]:
-    """Start every call at the same moment, each in its own thread with its own connection."""
-    barrier = threading.Barrier(len(calls), timeout=30)
-    lock = threading.Lock()
-    results: list[object] = []
-    errors: list[BaseException] = []
-
-    def worker(call: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            outcome = call()
-            with lock:
-                results.append(outcome)
-        except BaseException as exc:  # every failure is reported to the test
-            with lock:
-                errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a worker hung"
-    return results, errors
 
 
 def opener(customer, key: uuid.UUID) -> Callable[[], DisputeResult]:
