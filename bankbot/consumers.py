@@ -7,6 +7,10 @@ consumer stores the customer's message first (G11), then runs the agent's turn
 in a background task; every event of the turn is rendered to an out-of-band
 fragment and sent to the conversation's group, so a reply reaches every tab
 showing the conversation, whichever worker runs the turn (channels-redis).
+
+When the channel layer fails (Redis down or hung), the socket is told so
+directly and closed, never left hanging; a turn already running still finishes,
+is stored, and reaches this socket directly.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import json
 import logging
 import re
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -25,10 +29,12 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from redis.exceptions import RedisError
 
 from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
@@ -51,6 +57,27 @@ _TURN_ID = re.compile(r"^[0-9a-f]{12}$")
 
 # Background turns, kept referenced until they finish (asyncio holds tasks weakly).
 _turns: set[asyncio.Task[None]] = set()
+
+# What a channel layer raises when its backend is down or hung: redis-py's
+# ConnectionError and TimeoutError (RedisError), and the built-in OSError family
+# (ConnectionError, TimeoutError — which asyncio.TimeoutError is since 3.11).
+LAYER_ERRORS: tuple[type[Exception], ...] = (OSError, RedisError)
+# A database that is down, restarting or unreachable. Not every DatabaseError:
+# an IntegrityError or ProgrammingError is a bug, and "try again" would not fix it.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+# "Try Again Later" (1013) in the application range: Daphne (autobahn) lets an
+# application close with 1000 or 3000-4999 only.
+LAYER_DOWN_CLOSE_CODE = 4013
+
+SYSTEMS_UNREACHABLE = gettext_lazy(
+    "The bank's systems are not reachable right now. Nothing was done; please try again "
+    "in a minute.")
+LIVE_CHAT_DOWN = gettext_lazy(
+    "Live chat is not available right now. Everything you sent so far is saved; please try "
+    "again in a minute.")
+MESSAGE_NOT_SAVED = gettext_lazy(
+    "The bank's systems are not reachable right now, so your message was not saved. Please "
+    "send it again in a minute.")
 
 
 # --- what a frame or a plain form post may carry --------------------------------
@@ -198,6 +225,42 @@ def _language(scope: Mapping[str, Any]) -> str:
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
+    # True from a message's acceptance to its answer's last fragment.
+    answering = False
+    # True while a turn of this socket runs (its last fragment included).
+    turn_running = False
+    # The channel layer failed for this socket: from then on it hears nothing from
+    # the group, its own turn's fragments come to it directly, and it is closed
+    # as soon as no turn is running.
+    layer_lost = False
+    layer_notice_sent = False
+    joined = False
+    is_open = False
+
+    # channels' AsyncConsumer.__call__ stores the layer's receive for this socket's
+    # channel here and awaits it beside the customer's frames. A layer failure
+    # there would end the consumer with an exception (HTTP 500 during the
+    # handshake, a dropped socket after it); guarded, it becomes one
+    # "chat.layer_lost" event, handled in turn like any other.
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
+        return self._guarded_channel_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        self._layer_receive = receive
+
+    async def _guarded_channel_receive(self) -> dict[str, Any]:
+        if not self.layer_lost:
+            try:
+                return await self._layer_receive()
+            except LAYER_ERRORS:
+                log.warning("chat: the channel layer failed while listening", exc_info=True)
+                self.layer_lost = True
+                return {"type": "chat.layer_lost"}
+        # Nothing more comes from the group: wait until the consumer stops (and cancels this).
+        return await asyncio.get_running_loop().create_future()
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -211,15 +274,27 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.user, self.conversation = found
         self.language = _language(self.scope)
         self.group = group_name(self.conversation)
-        # True from a message's acceptance to its answer's last fragment.
-        self.answering = False
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not self.layer_lost:
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                self.joined = True
+            except LAYER_ERRORS:
+                log.warning("chat: the channel layer failed on connect", exc_info=True)
+                self.layer_lost = True
+        # Accepted even without the layer: a refused handshake tells the customer nothing.
         await self.accept()
+        self.is_open = True
+        if self.layer_lost:
+            await self.layer_failed()
 
     async def disconnect(self, code: int) -> None:
         # The turn, if any, keeps running: its answer is stored for the next visit.
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.is_open = False
+        if self.joined:
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except LAYER_ERRORS:  # channels-redis expires the membership by itself
+                log.warning("chat: group_discard failed", exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         with translation.override(self.language):
@@ -242,39 +317,52 @@ class ChatConsumer(AsyncWebsocketConsumer):
             except InvalidInput as error:
                 await self.notice(error.message)
                 return
+            except DATABASE_ERRORS:  # the message was not stored (one atomic insert)
+                log.warning("chat: the database failed storing a message", exc_info=True)
+                await self.notice(str(MESSAGE_NOT_SAVED))
+                return
             if message is None:
                 return  # a resent frame: stored and answered already
             turn = new_turn_id()
             new_title = ""
             if not self.conversation.title and message.text:  # chat.py titles it so
                 new_title = self.conversation.title = message.text[:60]
-            await self.broadcast(render_to_string(f"{STREAM}#turn-start", {
+            await self.answer(message, turn, render_to_string(f"{STREAM}#turn-start", {
                 "turn": {"id": turn, "streaming": True}, "message": message,
                 "conversation": self.conversation, "new_title": new_title}))
-            self.start_turn(message, turn)
 
     async def retry(self, chat_input: ChatInput) -> None:
-        message = await database_sync_to_async(message_to_retry)(conversation=self.conversation)
+        try:
+            message = await database_sync_to_async(message_to_retry)(
+                conversation=self.conversation)
+        except DATABASE_ERRORS:
+            log.warning("chat: the database failed finding a message to retry", exc_info=True)
+            await self.notice(str(SYSTEMS_UNREACHABLE))
+            return
         if message is None:
             await self.notice(_("There is nothing to retry."))
             return
         turn = new_turn_id()
-        await self.broadcast(render_to_string(f"{STREAM}#turn-retry", {
+        await self.answer(message, turn, render_to_string(f"{STREAM}#turn-retry", {
             "turn": {"id": turn, "streaming": True}, "retry_of": chat_input.retry_of,
             "conversation": self.conversation}))
+
+    async def answer(self, message: Message, turn: str, opening: str) -> None:
+        """Show the turn's opening fragment, then run the turn in the background."""
+        self.answering = self.turn_running = True
+        await self.broadcast(opening)
         self.start_turn(message, turn)
 
     def start_turn(self, message: Message, turn: str) -> None:
-        layer, group, conversation = self.channel_layer, self.group, self.conversation
-        language = self.language
+        conversation, language = self.conversation, self.language
 
         def on_event(event: agent.TurnEvent) -> None:
-            # On the turn's worker thread: render there, hand the fragment to the group.
+            # On the turn's worker thread: render there, hand the fragment to the loop.
             html = render_event(event, turn=turn, conversation=conversation)
             if event.kind in ("final", "error"):
                 self.answering = False  # before the customer can see the answer
             if html:
-                async_to_sync(layer.group_send)(group, {"type": "chat.fragment", "html": html})
+                async_to_sync(self.broadcast)(html)
 
         async def run() -> None:
             try:
@@ -290,19 +378,48 @@ class ChatConsumer(AsyncWebsocketConsumer):
                         text=_("Something went wrong while answering. Your message is "
                                "saved; press Retry.")))
             finally:
-                self.answering = False
+                self.answering = self.turn_running = False
+                if self.layer_lost:
+                    await self.layer_failed()
 
-        self.answering = True
         task = asyncio.get_running_loop().create_task(run())
         _turns.add(task)
         task.add_done_callback(_turns.discard)
 
     async def broadcast(self, html: str) -> None:
-        await self.channel_layer.group_send(self.group, {"type": "chat.fragment", "html": html})
+        """A turn's fragment, to every tab showing the conversation; once the layer
+        has failed, to this socket alone (the turn runs here, so it still arrives)."""
+        if not self.layer_lost:
+            try:
+                await self.channel_layer.group_send(
+                    self.group, {"type": "chat.fragment", "html": html})
+                return
+            except LAYER_ERRORS:
+                log.warning("chat: group_send failed; sending this turn directly", exc_info=True)
+                self.layer_lost = True
+        if self.is_open:
+            await self.send(text_data=html)
+        await self.layer_failed()
+
+    async def layer_failed(self) -> None:
+        """Tell this socket, directly, that live chat is down; close it once no
+        turn is running (a running turn closes it when it ends)."""
+        if not self.is_open:
+            return
+        if not self.layer_notice_sent:
+            self.layer_notice_sent = True
+            with translation.override(self.language):
+                await self.notice(str(LIVE_CHAT_DOWN))
+        if not self.turn_running:
+            self.is_open = False
+            await self.close(code=LAYER_DOWN_CLOSE_CODE)
 
     async def notice(self, text: str) -> None:
-        """An error for this socket only: nothing was stored."""
+        """A notice for this socket only, sent directly (never through the group)."""
         await self.send(text_data=render_to_string(f"{STREAM}#notice", {"text": text}))
 
     async def chat_fragment(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
+
+    async def chat_layer_lost(self, event: dict[str, Any]) -> None:
+        await self.layer_failed()

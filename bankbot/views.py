@@ -5,12 +5,16 @@ Every view works as a plain form post first; htmx requests get the partial of
 the same template (``chat.html#proposal-card``). Whose data a view shows comes
 from the session's customer alone: another customer's conversation or proposal
 is a 404, exactly like one that does not exist.
+
+The views that act (send, confirm, decline) answer a database outage with a 503
+that says what happened and what to do, never a 500.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.errors import DomainError, InvalidInput, NotFound
@@ -36,13 +41,29 @@ from bankbot.chat import (
     message_accept,
     message_to_retry,
 )
-from bankbot.consumers import TOOL_PARTIALS, chat_input_from, new_turn_id
+from bankbot.consumers import (
+    DATABASE_ERRORS,
+    SYSTEMS_UNREACHABLE,
+    TOOL_PARTIALS,
+    chat_input_from,
+    new_turn_id,
+)
 from bankbot.models import Conversation, Message
 from tools import proposals
 from tools.context import InvalidAuthorizationContext
 from tools.models import Proposal
 
+log = logging.getLogger(__name__)
+
 CustomerView = Callable[..., HttpResponse]
+
+# After the write committed, the database went away before the page could show it.
+RESULT_NOT_SHOWN = gettext_lazy(
+    "Your choice was received, but the bank's systems stopped responding before the result "
+    "could be shown. Please try again in a minute; nothing will be done twice.")
+MESSAGE_NOT_ANSWERED = gettext_lazy(
+    "Your message is saved, but the bank's systems are not reachable right now to answer it. "
+    "Please try again in a minute.")
 
 
 def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
@@ -57,6 +78,42 @@ def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
         return view(request, customer, *args, **kwargs)
 
     return login_required(wrapped)
+
+
+def database_outage_is_503(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The database down or unreachable, anywhere in the view (the session and
+    customer lookups included): a 503 saying nothing was done. The services'
+    writes are atomic, so that is true; where a view goes on after a write, it
+    says otherwise itself."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except DATABASE_ERRORS:
+            log.warning("database unavailable: %s %s", request.method, request.path,
+                        exc_info=True)
+            return _unavailable(request, str(SYSTEMS_UNREACHABLE),
+                                public_id=kwargs.get("public_id"))
+
+    return wrapped
+
+
+def _unavailable(request: HttpRequest, text: str, *, public_id: uuid.UUID | None = None,
+                 retry: dict[str, str] | None = None) -> HttpResponse:
+    """503, without touching the database. A confirm card (htmx) stays as it is,
+    digest and all, and shows ``text`` in its error slot, so Confirm works again
+    once the bank does; otherwise a page with a Try again button that posts the
+    same form (``retry``: other fields)."""
+    if request.htmx and public_id is not None:
+        response = render(request, "bankbot/chat.html#proposal-unavailable",
+                          {"public_id": public_id, "error": text}, status=503)
+        response["HX-Reswap"] = "none"  # only the out-of-band error slot changes
+        return response
+    fields = retry if retry is not None else {
+        name: value for name, value in request.POST.items() if name != "csrfmiddlewaretoken"}
+    return render(request, "503.html", {"text": text, "retry_url": request.path,
+                                        "retry_fields": sorted(fields.items())}, status=503)
 
 
 def _conversation_or_404(customer: Customer, public_id: Any) -> Conversation:
@@ -104,6 +161,7 @@ def conversation_new(request: HttpRequest, customer: Customer) -> HttpResponse:
 
 
 @require_POST
+@database_outage_is_503
 @customer_view
 def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
     """The chat without JavaScript: store the message, answer it, show the page.
@@ -125,7 +183,12 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
         messages.error(request, error.message)
         return redirect(_conversation_url(conversation, "composer"))
     if message is not None:
-        run_turn(user=request.user, conversation=conversation, customer_message=message)
+        try:
+            run_turn(user=request.user, conversation=conversation, customer_message=message)
+        except DATABASE_ERRORS:  # the message is stored; Try again answers it (a retry)
+            log.warning("database unavailable while answering", exc_info=True)
+            return _unavailable(request, str(MESSAGE_NOT_ANSWERED), retry={
+                "conversation": str(conversation.public_id), "action": "retry"})
     return redirect(_conversation_url(conversation, "composer"))
 
 
@@ -245,6 +308,7 @@ def _shift(year: int, month: int, delta: int) -> str:
 # --- confirm cards --------------------------------------------------------------
 
 @require_POST
+@database_outage_is_503
 @customer_view
 def proposal_confirm(request: HttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
@@ -255,12 +319,17 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
         return _proposal_missing(request)
     except DomainError as error:
         return _proposal_card(request, customer, public_id, error=error)
-    if not outcome.replayed:
-        confirmation_note(proposal=outcome.proposal, response=outcome.response)
-    return _proposal_card(request, customer, public_id)
+    try:
+        if not outcome.replayed:
+            confirmation_note(proposal=outcome.proposal, response=outcome.response)
+        return _proposal_card(request, customer, public_id)
+    except DATABASE_ERRORS:  # done, and a second click replays it
+        log.warning("database unavailable after a confirmation", exc_info=True)
+        return _unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
 
 
 @require_POST
+@database_outage_is_503
 @customer_view
 def proposal_decline(request: HttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
@@ -270,8 +339,12 @@ def proposal_decline(request: HttpRequest, customer: Customer,
         return _proposal_missing(request)
     except DomainError as error:
         return _proposal_card(request, customer, public_id, error=error)
-    decline_note(proposal=proposal)
-    return _proposal_card(request, customer, public_id)
+    try:
+        decline_note(proposal=proposal)
+        return _proposal_card(request, customer, public_id)
+    except DATABASE_ERRORS:  # declined already; a second click says so again
+        log.warning("database unavailable after a decline", exc_info=True)
+        return _unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
 
 
 # An error keeps the card (now showing the proposal's real state) and says why.

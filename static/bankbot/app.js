@@ -53,8 +53,23 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (stickToBottom) scrollToEnd();
   });
-  document.addEventListener("htmx:wsOpen", function () { setConnection(true); });
-  document.addEventListener("htmx:wsClose", function () { setConnection(false); });
+  // 4013: the server is up but live chat is not (Redis down); it said so in a
+  // notice. The ws extension only retries standard codes, so try again here,
+  // after a pause, and clear the notice once the socket is back.
+  var LIVE_CHAT_UNAVAILABLE = 4013;
+  var RETRY_AFTER_MS = 20000;
+  document.addEventListener("htmx:wsOpen", function () {
+    setConnection(true);
+    var notices = document.getElementById("notices");
+    if (notices) notices.replaceChildren();
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    setConnection(false);
+    var detail = event.detail || {};
+    if (detail.event && detail.event.code === LIVE_CHAT_UNAVAILABLE && detail.socketWrapper) {
+      window.setTimeout(detail.socketWrapper.reconnect, RETRY_AFTER_MS);
+    }
+  });
 
   // After a confirm card is swapped for its result, keep the keyboard focus on it.
   document.addEventListener("htmx:afterSwap", function (event) {

@@ -1,0 +1,36 @@
+"""The database down while the socket is open: a notice that says what happened
+to the message, and nothing half-written."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import OperationalError
+
+from tests.chat.conftest import frame
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def unavailable(**kwargs):
+    raise OperationalError("server closed the connection unexpectedly")
+
+
+async def test_a_message_the_database_cannot_store_gets_a_notice(connect, alice,
+                                                                alice_conversation, monkeypatch):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    monkeypatch.setattr("bankbot.consumers.message_accept", unavailable)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+    notice = await communicator.receive_from(timeout=5)
+    assert 'id="notices"' in notice and "your message was not saved" in notice
+    assert not await database_sync_to_async(alice_conversation.messages.exists)()
+    await communicator.disconnect()
+
+
+async def test_a_retry_the_database_cannot_look_up_gets_a_notice(connect, alice,
+                                                                alice_conversation, monkeypatch):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    monkeypatch.setattr("bankbot.consumers.message_to_retry", unavailable)
+    await communicator.send_to(text_data=frame(action="retry"))
+    assert "Nothing was done" in await communicator.receive_from(timeout=5)
+    await communicator.disconnect()

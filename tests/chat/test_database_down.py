@@ -1,0 +1,176 @@
+"""The database unavailable in the views that act (confirm, decline, send): a 503
+with a sentence the customer can act on, never a 500, and nothing half-written."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from unittest import mock
+
+import pytest
+from django.db import IntegrityError, InterfaceError, OperationalError, connection
+from django.template.loader import render_to_string
+
+from accounts.models import Card
+from bankbot.models import Message
+from tools.models import Confirmation
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+UNREACHABLE = ("The bank&#x27;s systems are not reachable right now. Nothing was done; "
+               "please try again in a minute.")
+
+
+def confirm(client, proposal, **extra):
+    return client.post(f"/proposals/{proposal.public_id}/confirm",
+                       {"digest": proposal.args_digest}, **extra)
+
+
+def decline(client, proposal, **extra):
+    return client.post(f"/proposals/{proposal.public_id}/decline", **extra)
+
+
+@contextmanager
+def database_down():
+    """Every query fails, as when PostgreSQL is stopped: the session, the customer, all."""
+
+    def refuse(execute, sql, params, many, context):
+        raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+
+    with connection.execute_wrapper(refuse):
+        yield
+
+
+def retry_form(html: str) -> dict[str, str]:
+    form = re.search(r'<form method="post" action="([^"]+)">(.*?)</form>', html, re.S)
+    assert form, "the page offers Try again"
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(2)))
+    fields.pop("csrfmiddlewaretoken")
+    return {"url": form.group(1), **fields}
+
+
+@pytest.mark.parametrize("error", [OperationalError, InterfaceError])
+def test_a_database_error_in_the_confirmation_is_a_503_and_the_proposal_stays_pending(
+        client_for, alice, block_proposal, error):
+    with mock.patch("tools.proposals.proposal_confirm", side_effect=error("gone")):
+        response = confirm(client_for(alice), block_proposal, **HTMX)
+    assert response.status_code == 503
+    assert UNREACHABLE in response.content.decode()
+    block_proposal.refresh_from_db()
+    assert block_proposal.status == "pending"
+    assert Card.objects.get(last4="4242").status == "active"
+    assert not Confirmation.objects.exists()
+    assert not Message.objects.filter(role=Message.Role.SYSTEM).exists()
+
+
+def test_the_card_keeps_its_digest_and_confirm_works_again(client_for, alice, block_proposal):
+    client = client_for(alice)
+    with mock.patch("tools.proposals.proposal_confirm", side_effect=OperationalError("gone")):
+        response = confirm(client, block_proposal, **HTMX)
+    # Only the card's error slot is swapped: its Confirm button, digest and all, stays.
+    assert response["HX-Reswap"] == "none"
+    html = response.content.decode()
+    assert html.strip().startswith(
+        f'<div id="proposal-{block_proposal.public_id}-error" hx-swap-oob="true">')
+    card = render_to_string("bankbot/chat.html#proposal-card", {"proposal": block_proposal})
+    assert f'<div id="proposal-{block_proposal.public_id}-error">' in card  # the slot it fills
+
+    again = confirm(client, block_proposal, **HTMX)
+    assert again.status_code == 200 and "proposal--executed" in again.content.decode()
+    assert Card.objects.get(last4="4242").status == "blocked"
+
+
+def test_without_htmx_it_is_a_503_page_whose_try_again_confirms(client_for, alice, block_proposal):
+    client = client_for(alice)
+    with mock.patch("tools.proposals.proposal_confirm", side_effect=OperationalError("gone")):
+        response = confirm(client, block_proposal)
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert UNREACHABLE in html and "<h1>Please try again in a minute</h1>" in html
+    fields = retry_form(html)
+    assert fields == {"url": f"/proposals/{block_proposal.public_id}/confirm",
+                      "digest": block_proposal.args_digest}
+
+    again = client.post(fields.pop("url"), fields)
+    assert again.status_code == 302 and Card.objects.get(last4="4242").status == "blocked"
+
+
+def test_a_database_error_in_the_decline_is_a_503(client_for, alice, block_proposal):
+    with mock.patch("tools.proposals.proposal_decline", side_effect=OperationalError("gone")):
+        response = decline(client_for(alice), block_proposal, **HTMX)
+    assert response.status_code == 503 and UNREACHABLE in response.content.decode()
+    block_proposal.refresh_from_db()
+    assert block_proposal.status == "pending"
+
+
+@pytest.mark.parametrize("extra", [HTMX, {}], ids=["htmx", "form"])
+def test_a_database_that_is_down_for_every_query_is_still_a_503(client_for, alice,
+                                                                block_proposal, extra):
+    client = client_for(alice)
+    with database_down():
+        response = confirm(client, block_proposal, **extra)
+    assert response.status_code == 503 and UNREACHABLE in response.content.decode()
+    block_proposal.refresh_from_db()
+    assert block_proposal.status == "pending"
+
+
+def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(client_for, alice,
+                                                                       block_proposal):
+    client = client_for(alice)
+    with mock.patch("bankbot.views.confirmation_note", side_effect=OperationalError("gone")):
+        response = confirm(client, block_proposal, **HTMX)
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert "Nothing was done" not in html and "nothing will be done twice" in html
+    assert Card.objects.get(last4="4242").status == "blocked"
+
+    again = confirm(client, block_proposal, **HTMX)  # replays the stored result
+    assert again.status_code == 200 and "proposal--executed" in again.content.decode()
+    assert Confirmation.objects.count() == 1
+
+
+def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(client_for, alice,
+                                                                        alice_conversation):
+    client = client_for(alice)
+    fields = {"conversation": str(alice_conversation.public_id), "text": "Hello",
+              "client_message_id": "m-1"}
+    with database_down():
+        response = client.post("/messages/", fields)
+    assert response.status_code == 503
+    assert UNREACHABLE in response.content.decode()
+    assert not alice_conversation.messages.exists()
+    assert retry_form(response.content.decode()) == {"url": "/messages/", **fields}
+
+
+def test_a_message_stored_but_not_answered_is_answered_by_try_again(client_for, alice,
+                                                                   alice_conversation):
+    client = client_for(alice)
+    with mock.patch("bankbot.views.run_turn", side_effect=OperationalError("gone")):
+        response = client.post("/messages/", {"conversation": str(alice_conversation.public_id),
+                                              "text": "Hello", "client_message_id": "m-1"})
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert "Your message is saved" in html and "Nothing was done" not in html
+    fields = retry_form(html)  # a retry of the stored message, not a second copy of it
+    assert fields == {"url": "/messages/", "conversation": str(alice_conversation.public_id),
+                      "action": "retry"}
+
+    again = client.post(fields.pop("url"), fields)
+    assert again.status_code == 302
+    roles = list(alice_conversation.messages.values_list("role", flat=True))
+    assert roles.count("customer") == 1 and roles[-1] == "assistant"
+
+
+def test_the_503_page_is_in_the_customers_language(client_for, alice, block_proposal):
+    client = client_for(alice, HTTP_ACCEPT_LANGUAGE="ru")
+    with mock.patch("tools.proposals.proposal_confirm", side_effect=OperationalError("gone")):
+        response = confirm(client, block_proposal)
+    html = response.content.decode()
+    assert '<html lang="ru">' in html and "Системы банка сейчас недоступны." in html
+
+
+def test_a_bug_is_not_reported_as_an_outage(client_for, alice, block_proposal):
+    with mock.patch("tools.proposals.proposal_confirm", side_effect=IntegrityError("a bug")), \
+            pytest.raises(IntegrityError):
+        confirm(client_for(alice), block_proposal, **HTMX)
