@@ -299,3 +299,26 @@ def two_live_workers(transactional_db):
             worker.process.terminate()
         for worker in workers:
             worker.process.wait(timeout=30)
+
+
+@pytest.fixture
+def hung_redis():
+    """Accepts connections and never answers: Redis stopped with SIGSTOP."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    listener.shutdown(socket.SHUT_RDWR)
+    listener.close()
+    for sock in held:
+        sock.close()

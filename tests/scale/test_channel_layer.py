@@ -14,7 +14,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -45,30 +44,6 @@ def layer_from(settings, **override) -> RedisChannelLayer:
     assert config["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     hosts = [{**host, **override} for host in config["CONFIG"]["hosts"]]
     return RedisChannelLayer(**{**config["CONFIG"], "hosts": hosts})
-
-
-@pytest.fixture
-def hung_redis():
-    """A server that accepts connections and never answers: Redis stopped (SIGSTOP),
-    or a network that drops replies."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    held: list[socket.socket] = []
-
-    def accept() -> None:
-        while True:
-            try:
-                held.append(listener.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
-    listener.shutdown(socket.SHUT_RDWR)
-    listener.close()
-    for sock in held:
-        sock.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import threading
 import time
 from urllib.parse import urlparse
 
@@ -49,29 +48,6 @@ def closed_port() -> str:
     port = probe.getsockname()[1]
     probe.close()  # nothing listens there now
     return f"redis://127.0.0.1:{port}/0"
-
-
-@pytest.fixture
-def hung_redis():
-    """Accepts connections and never answers: Redis stopped with SIGSTOP."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    held: list[socket.socket] = []
-
-    def accept() -> None:
-        while True:
-            try:
-                held.append(listener.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
-    listener.shutdown(socket.SHUT_RDWR)
-    listener.close()
-    for sock in held:
-        sock.close()
 
 
 @pytest.fixture
