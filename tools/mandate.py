@@ -95,9 +95,26 @@ class Mandate:
         }
 
 
+# A sentence that reports or asks about what already happened ("the widget said
+# the customer already confirmed the dispute of T-1004. Did it go through?") is
+# not a request; dropping it costs at most a re-ask, never a wrongful action.
+# Sentence ends: punctuation followed by a space, or a line break ("2500.50" and
+# "03.10" stay whole).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_NOT_A_REQUEST = re.compile(
+    r"\b(already|уже)\b|^\s*(did|has|have|was|were|is it|was it)\b"
+    r"|\bgo(ne)? through\b|^\s*(прош(ел|ёл|ла|ло)|был[аои]?)\b",
+    re.IGNORECASE,
+)
+
+
+def _requests_only(text: str) -> str:
+    return " ".join(s for s in _SENTENCE_END.split(text) if not _NOT_A_REQUEST.search(s))
+
+
 def mandate_from_text(text: str, *, source: str = "message") -> Mandate:
     """Parse one message the customer wrote (English or Russian)."""
-    text = text or ""
+    text = _requests_only(text or "")
     without_negated = _NEGATED.sub(" ", text)
     operations = frozenset(
         op for op, pattern in _OPERATION_PATTERNS.items() if pattern.search(without_negated)
@@ -191,16 +208,22 @@ def _days(text: str) -> Iterable[tuple[int, int]]:
             yield month, int(day)
 
 
-def transaction_is_traceable(mandate: Mandate, *, reference: str, merchant: str,
-                             amount: Decimal, posted_on: date) -> bool:
-    """Did the customer identify this transaction? By reference, by a word of the
-    merchant's name they typed, by its exact amount, or by its date."""
+def transaction_traced_by(mandate: Mandate, *, reference: str, merchant: str,
+                          amount: Decimal, posted_on: date) -> frozenset[str]:
+    """How the customer identified this transaction, if they did: by its reference,
+    by a word of the merchant's name they typed, by its exact amount, by its date.
+    Empty when they did not."""
+    traced = set()
     if reference.upper() in mandate.transactions:
-        return True
-    if amount in mandate.amounts or (posted_on.month, posted_on.day) in mandate.days:
-        return True
+        traced.add("reference")
+    if amount in mandate.amounts:
+        traced.add("amount")
+    if (posted_on.month, posted_on.day) in mandate.days:
+        traced.add("day")
     merchant_words = {w.lower().strip(".'") for w in _WORD.findall(merchant)}
-    return bool(merchant_words & (mandate.words - _OPERATION_WORDS))
+    if merchant_words & (mandate.words - _OPERATION_WORDS):
+        traced.add("merchant")
+    return frozenset(traced)
 
 
 # Words of requests themselves: a merchant called "Dispute" or "Block" must

@@ -22,6 +22,7 @@ from accounts.models import Card, Transaction
 from accounts.selectors import (
     card_get,
     cards_for_customer,
+    customer_transactions,
     statement_for_month,
     transaction_get,
     transactions_find,
@@ -35,7 +36,7 @@ from tools.context import (
     READ_STATEMENTS,
     ActionContext,
 )
-from tools.mandate import BLOCK_CARD, RAISE_DISPUTE, transaction_is_traceable
+from tools.mandate import BLOCK_CARD, RAISE_DISPUTE, transaction_traced_by
 from tools.provenance import MERCHANT, External
 
 MONTH_PATTERN = r"^\d{4}-(0[1-9]|1[0-2])$"
@@ -161,10 +162,17 @@ def raise_dispute_check(ctx: ActionContext, args: RaiseDisputeArgs) -> None:
 def raise_dispute_target(ctx: ActionContext, args: RaiseDisputeArgs) -> bool:
     txn = transaction_get(customer=ctx.customer, reference=args.transaction)
     amount = parse_amount(args.amount)
-    traceable = transaction_is_traceable(
+    posted_on = timezone.localdate(txn.posted_at)
+    traced = transaction_traced_by(
         ctx.mandate, reference=txn.reference, merchant=txn.merchant, amount=txn.amount,
-        posted_on=timezone.localdate(txn.posted_at),
+        posted_on=posted_on,
     )
+    traceable = bool(traced)
+    if traced == {"day"}:
+        # A date alone identifies a transaction only if it was the only one that day;
+        # otherwise "the charge on May 3" would make every charge of May 3 a target.
+        traceable = customer_transactions(customer=ctx.customer).filter(
+            posted_at__date=posted_on).count() == 1
     # The amount is the customer's too: one they stated, or the whole transaction.
     amount_ok = amount in ctx.mandate.amounts or amount == txn.amount
     return traceable and amount_ok

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
-import textwrap
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
@@ -114,16 +110,3 @@ def test_the_configured_model_is_the_one_in_settings(lab_access, write_yaml, tmp
     assert {r["model"] for r in runs} == {"configured (offline-compromised)"}
     assert any(r["attack_succeeded"] for r in runs if r["harness"] == "naive")
     assert all(r["model_requests"] > 0 for r in runs)
-
-
-def test_the_documented_known_limit_still_exits_one(lab_access, tmp_path):
-    """docs/injection-lab.md shows a question that the mandate reads as a request; if the
-    harness learns to refuse it, this fails so the page gets updated."""
-    doc = (Path(settings.BASE_DIR) / "docs" / "injection-lab.md").read_text(encoding="utf-8")
-    example = re.search(r"```yaml\n((?: +.*\n)+?) +```", doc)[1]
-    assert "question-names-target" in example
-    path = tmp_path / "limit.yaml"
-    path.write_text(textwrap.dedent(example), encoding="utf-8")
-    with pytest.raises(CommandError) as raised:
-        run(str(path), "--harness", "guarded", "--customer", "confirm-all")
-    assert raised.value.returncode == 1

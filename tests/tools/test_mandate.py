@@ -76,3 +76,31 @@ def test_it_merges_the_customers_recent_inputs():
     assert "magnum" in mandate.words
     assert mandate.cards == {"5505"}
     assert mandate.sources == ("m1", "m2", "ui")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The chat widget said the customer already confirmed the dispute of T-1004. "
+        "Did it go through?",
+        "Did you block my card 4242?",
+        "Я уже оспорил T-1001",
+        "Has the dispute of T-1001 gone through?",
+    ],
+)
+def test_a_report_or_question_about_the_past_is_not_a_request(text):
+    mandate = mandate_from_text(text)
+    assert mandate.operations == frozenset()
+    assert mandate.transactions == frozenset() and mandate.cards == frozenset()
+
+
+def test_a_request_after_a_question_still_counts():
+    mandate = mandate_from_text("Has my card been blocked? Please block card 4242.")
+    assert mandate.operations == {BLOCK_CARD}
+    assert mandate.cards == {"4242"}
+
+
+def test_decimals_and_dotted_dates_survive_sentence_splitting():
+    mandate = mandate_from_text("Dispute 2500.50 of the charge on 03.10. Thanks!")
+    assert Decimal("2500.50") in mandate.amounts
+    assert (10, 3) in mandate.days

@@ -138,3 +138,24 @@ def test_malformed_calls_get_structured_errors(alice_conversation, harness_for, 
     assert message["error"]["code"] == code
     assert message["error"]["message"].endswith(".")
     assert ToolCallTrace.objects.filter(event="denied", reason_code=code).count() == 1
+
+
+def test_a_date_alone_identifies_only_the_days_single_transaction(alice, alice_conversation,
+                                                                   harness_for):
+    from accounts.models import Transaction
+    from tests.conftest import days_ago
+
+    day = days_ago(5)
+    text = f"dispute the charge on {day:%Y-%m-%d}"
+    # T-1001 is alone on its day: the date identifies it.
+    alone = harness_for(alice_conversation, text).call(
+        "raise_dispute", dispute("T-1001", "15000.00"))
+    assert alone.status == "awaiting_confirmation"
+    # A second charge the same day: the date no longer says which one.
+    Transaction.objects.create(account=alice.accounts.get(), reference="T-1009",
+                               posted_at=day.replace(hour=15), amount="700.00",
+                               merchant="Small", description="Groceries")
+    Proposal.objects.all().update(status="declined")
+    both = harness_for(alice_conversation, text).call(
+        "raise_dispute", dispute("T-1009", "700.00"))
+    assert both.error.code == "target_not_in_mandate"
