@@ -36,3 +36,9 @@ class RuleViolation(DomainError):
 
 class Conflict(DomainError):
     code = "conflict"
+
+
+class NotPermitted(DomainError):
+    """A staff action asked of someone who is not staff with that permission."""
+
+    code = "not_permitted"

@@ -9,18 +9,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, DomainError, InvalidInput
+from accounts.errors import Conflict, InvalidInput, NotPermitted
 from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
 
 MAX_NOTE_LENGTH = 2000
 UNBLOCK_PERMISSION = "accounts.unblock_card"
-
-
-class NotPermitted(DomainError):
-    """A staff action asked of someone who is not staff with that permission."""
-
-    code = "not_permitted"
 
 
 @dataclass(frozen=True)

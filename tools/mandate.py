@@ -26,7 +26,7 @@ _OPERATION_PATTERNS = {
     RAISE_DISPUTE: re.compile(
         r"\b(dispute|chargeback|charge ?back|unauthori[sz]ed|fraud|did ?n[o']t (make|buy|pay)"
         r"|never (made|bought|paid)|don'?t recogni[sz]e|wrong(ly)? charged)"
-        r"|оспор|спор|диспут|не соверша|не покупал|не оплачивал|не узна|мошенн|ошибочн",
+        r"|оспор|\bспор(?!т)|диспут|не соверша|не покупал|не оплачивал|не узна|мошенн|ошибочн",
         re.IGNORECASE,
     ),
 }

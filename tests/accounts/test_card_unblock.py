@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput
+from accounts.errors import Conflict, InvalidInput, NotPermitted
 from accounts.models import Card, CardUnblock
-from accounts.services import NotPermitted, card_block, card_unblock
+from accounts.services import card_block, card_unblock
 from tools.specs import REGISTRY
 
 

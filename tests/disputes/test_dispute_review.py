@@ -10,8 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, RuleViolation
-from accounts.services import NotPermitted
+from accounts.errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 from disputes.models import Dispute, DisputeReview
 from disputes.services import dispute_open, dispute_review, dispute_review_moves
 

@@ -104,3 +104,8 @@ def test_decimals_and_dotted_dates_survive_sentence_splitting():
     mandate = mandate_from_text("Dispute 2500.50 of the charge on 03.10. Thanks!")
     assert Decimal("2500.50") in mandate.amounts
     assert (10, 3) in mandate.days
+
+
+def test_sport_is_not_a_dispute():
+    assert mandate_from_text("покажи траты на спорт").operations == frozenset()
+    assert mandate_from_text("спор по операции T-1001").operations == {RAISE_DISPUTE}
