@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -173,14 +172,13 @@ def test_it_retries_as_many_times_as_configured(server: ModelServer) -> None:
 
 def test_it_gives_up_after_the_configured_timeout(server: ModelServer) -> None:
     client = real_client(f"{server.url}/slow/v1", timeout=0.3, retries=0)
-    started = time.monotonic()
 
+    # The slow route answers after its cap if nobody gave up first, so a timeout
+    # error (not a response) shows it was the client's timeout that fired.
     with pytest.raises(openai.APITimeoutError):
         client.chat.completions.create(model="gpt-4o-mini", messages=turn("hello"))
 
     client.close()
-    # Well before the server's own cap: it was the client's timeout that fired.
-    assert time.monotonic() - started < SLOW_ROUTE_CAP_SECONDS
 
 
 def test_it_answers_unknown_paths_with_not_found(server: ModelServer) -> None:
