@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from bankbot.env import env_bool, env_int, env_list, env_str
 
@@ -21,8 +22,6 @@ DEBUG = env_bool("DEBUG", False)
 _DEMO_SECRET_KEY = "bankbot-local-demo-only-not-secret"  # noqa: S105 (the documented demo default)
 SECRET_KEY = env_str("SECRET_KEY", _DEMO_SECRET_KEY)
 if SECRET_KEY == _DEMO_SECRET_KEY and env_bool("BANKBOT_REQUIRE_SECRET_KEY", False):
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured("SECRET_KEY must be set when BANKBOT_REQUIRE_SECRET_KEY is on")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
@@ -109,6 +108,24 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # database; every cross-worker guarantee rests on its constraints and
     # conditional updates (docs/scaling.md).
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
+    # A pool per worker process (psycopg_pool, through Django): under ASGI every
+    # request runs on its own thread and would otherwise open and close a
+    # connection (a TCP and SCRAM handshake) each time. The pool bounds how many
+    # connections one worker holds; a request that finds none free waits at most
+    # DB_POOL_TIMEOUT seconds and then fails with a clear database error.
+    # DB_POOL_MAX_SIZE=0 turns it off (then DB_CONN_MAX_AGE applies).
+    _pool_max = env_int("DB_POOL_MAX_SIZE", 20)
+    if _pool_max > 0:
+        if DATABASES["default"]["CONN_MAX_AGE"]:
+            raise ImproperlyConfigured(
+                "DB_CONN_MAX_AGE keeps connections per thread and DB_POOL_MAX_SIZE pools "
+                "them: choose one (set DB_POOL_MAX_SIZE=0 to keep DB_CONN_MAX_AGE)."
+            )
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(2, _pool_max),
+            "max_size": _pool_max,
+            "timeout": env_int("DB_POOL_TIMEOUT", 5),
+        }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -119,7 +119,8 @@ class GuardedHarness:
                                   started, validated)
             self.sources += external_sources(tool, data)
             trace_record(event="called", decision="ok", tool=tool, ctx=self.ctx,
-                         raw_args=raw_text, validated_args=validated, result=data,
+                         raw_args=raw_text, validated_args=validated,
+                         result=spec.traced(data) if spec.traced else data,
                          latency_ms=_ms(started))
             return ToolOutcome(tool=tool, status="ok", data=data)
         proposal = proposal_create(self.ctx, spec, args, self.sources)

@@ -8,8 +8,7 @@ model sees them delimited as data, and nothing ever dispatches them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 BANK = "bank"
 MERCHANT = "merchant"
@@ -25,18 +24,37 @@ EXTERNAL_NOTE = (
 )
 
 
-@dataclass(frozen=True)
 class External:
-    text: str
-    author: str
+    """Text a merchant, staff member or other party wrote, inside a tool result.
 
-    def __post_init__(self) -> None:
-        if self.author not in AUTHORS:
-            raise ValueError(f"unknown author {self.author!r}")
+    A plain slotted class rather than a dataclass: a statement makes two per row
+    on every read. It is not a tuple or a str on purpose, so that serialising one
+    without ``for_model`` or ``plain`` fails loudly instead of leaking unlabelled.
+    """
+
+    __slots__ = ("text", "author")
+
+    def __init__(self, text: str, author: str) -> None:
+        if author not in AUTHORS:
+            raise ValueError(f"unknown author {author!r}")
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "author", author)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("External values are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, External) and self.text == other.text
+                and self.author == other.author)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.author))
+
+    def __repr__(self) -> str:
+        return f"External(text={self.text!r}, author={self.author!r})"
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     tool: str
     field: str  # a path into the result, e.g. "transactions[3].description"
     author: str
@@ -47,18 +65,29 @@ class Source:
                 "excerpt": self.excerpt}
 
 
+_NESTED = (External, dict, list, tuple)
+
+
 def external_sources(tool: str, data: Any, path: str = "") -> list[Source]:
     """Every External in a result, with where it sits and who wrote it."""
-    if isinstance(data, External):
-        return [Source(tool, path, data.author, data.text[:80])]
     found: list[Source] = []
-    if isinstance(data, dict):
+    _collect(tool, data, path, found)
+    return found
+
+
+def _collect(tool: str, data: Any, path: str, found: list[Source]) -> None:
+    # Only containers and External values are visited: a statement is hundreds of
+    # plain strings and numbers, and this runs on every read.
+    if isinstance(data, External):
+        found.append(Source(tool, path, data.author, data.text[:80]))
+    elif isinstance(data, dict):
         for key, value in data.items():
-            found += external_sources(tool, value, f"{path}.{key}" if path else str(key))
+            if isinstance(value, _NESTED):
+                _collect(tool, value, f"{path}.{key}" if path else str(key), found)
     elif isinstance(data, list | tuple):
         for index, value in enumerate(data):
-            found += external_sources(tool, value, f"{path}[{index}]")
-    return found
+            if isinstance(value, _NESTED):
+                _collect(tool, value, f"{path}[{index}]", found)
 
 
 def for_model(data: Any) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -85,10 +86,11 @@ class RaiseDisputeArgs(ToolArgs):
     reason: str = Field(min_length=3, max_length=500, description="Why, in a few words.")
 
 
-def _transaction(txn: Transaction) -> dict[str, Any]:
+def _transaction(txn: Transaction, tz: tzinfo | None = None) -> dict[str, Any]:
     return {
         "reference": txn.reference,
-        "posted_at": timezone.localdate(txn.posted_at).isoformat(),
+        "posted_at": txn.posted_at.astimezone(tz or timezone.get_current_timezone())
+        .date().isoformat(),
         "amount_kzt": f"{txn.amount:.2f}",
         "card": txn.card.last4 if txn.card else None,
         "merchant": External(txn.merchant, MERCHANT),
@@ -104,14 +106,28 @@ def _card(card: Card) -> dict[str, str]:
 
 def get_statement(ctx: ActionContext, args: GetStatementArgs) -> dict[str, Any]:
     statement = statement_for_month(customer=ctx.customer, month=args.month)
+    tz = timezone.get_current_timezone()
     return {
         "month": str(statement.month),
         "currency": "KZT",
-        "transactions": [_transaction(t) for t in statement.transactions],
+        "transactions": [_transaction(t, tz) for t in statement.transactions],
         "count": statement.count,
         "total_kzt": f"{statement.total:.2f}",
         "has_more": statement.has_more,
     }
+
+
+def rows_traced(data: dict[str, Any]) -> dict[str, Any]:
+    """What the trace keeps of a list of transactions: which rows, not their text.
+
+    Posted transactions are bank records, so the references say exactly what the
+    model was shown; the text itself is in the conversation's tool message. A
+    statement traced verbatim cost more than the statement's own queries
+    (docs/benchmarks.md, part a).
+    """
+    kept = {key: value for key, value in data.items() if key != "transactions"}
+    kept["references"] = [row["reference"] for row in data["transactions"]]
+    return kept
 
 
 def list_cards(ctx: ActionContext, args: ListCardsArgs) -> dict[str, Any]:
@@ -206,6 +222,8 @@ class ToolSpec:
     target: Callable[[ActionContext, Any], bool] | None = None
     summary: Callable[[ActionContext, Any], str] | None = None
     autonomy: str = ""
+    # Reads only: what the audit trace keeps of a result (G9); None keeps all of it.
+    traced: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     @property
     def description(self) -> str:
@@ -219,7 +237,7 @@ class ToolSpec:
 REGISTRY: dict[str, ToolSpec] = {
     "get_statement": ToolSpec(
         name="get_statement", args=GetStatementArgs, effect="read",
-        scopes=frozenset({READ_STATEMENTS}), run=get_statement,
+        scopes=frozenset({READ_STATEMENTS}), run=get_statement, traced=rows_traced,
         autonomy="Runs at once, on a path that cannot write.",
     ),
     "list_cards": ToolSpec(
@@ -229,7 +247,7 @@ REGISTRY: dict[str, ToolSpec] = {
     ),
     "find_transactions": ToolSpec(
         name="find_transactions", args=FindTransactionsArgs, effect="read",
-        scopes=frozenset({READ_STATEMENTS}), run=find_transactions,
+        scopes=frozenset({READ_STATEMENTS}), run=find_transactions, traced=rows_traced,
         autonomy="Runs at once, on a path that cannot write; at most 10 rows.",
     ),
     "block_card": ToolSpec(

@@ -71,3 +71,18 @@ def test_a_read_call_is_traced(alice_conversation, harness_for):
     assert row.customer == alice_conversation.customer
     assert row.result["cards"][0]["card"] == "4242"
     assert row.latency_ms >= 0
+
+
+def test_a_statement_is_traced_by_its_rows_references_not_their_text(alice_conversation,
+                                                                      harness_for):
+    outcome = harness_for(alice_conversation, "statement").call(
+        "get_statement", {"month": this_month()})
+    row = ToolCallTrace.objects.get()
+    shown = [t["reference"] for t in outcome.data["transactions"]]
+    assert shown and row.result["references"] == shown
+    assert (row.result["count"], row.result["total_kzt"], row.result["month"]) == (
+        outcome.data["count"], outcome.data["total_kzt"], this_month())
+    # The merchant's words are in the conversation's tool message, not copied here.
+    assert "transactions" not in row.result
+    assert not any(t["description"].text in json.dumps(row.result)
+                   for t in outcome.data["transactions"] if t["description"].text)
