@@ -4,6 +4,7 @@ fail with "database is locked"."""
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
 
@@ -49,3 +50,29 @@ def test_it_waits_for_a_busy_database_instead_of_failing(sqlite_connection):
 
 def test_it_opens_transactions_immediately(sqlite_connection):
     assert sqlite_connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+PG_URL = "postgres://bankbot:secret@127.0.0.1:5432/bankbot"
+
+
+def test_it_pools_postgresql_connections_per_worker_by_default(load_settings):
+    database = load_settings(DATABASE_URL=PG_URL, DB_POOL_MAX_SIZE=None, DB_POOL_TIMEOUT=None,
+                             DB_CONN_MAX_AGE=None).DATABASES["default"]
+
+    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 5}
+    assert database["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+
+
+def test_it_sizes_or_turns_off_the_pool_from_the_environment(load_settings):
+    sized = load_settings(DATABASE_URL=PG_URL, DB_POOL_MAX_SIZE="4", DB_POOL_TIMEOUT="2")
+    assert sized.DATABASES["default"]["OPTIONS"]["pool"] == {
+        "min_size": 2, "max_size": 4, "timeout": 2}
+    off = load_settings(DATABASE_URL=PG_URL, DB_POOL_MAX_SIZE="0", DB_CONN_MAX_AGE="60")
+    assert "pool" not in off.DATABASES["default"]["OPTIONS"]
+    assert off.DATABASES["default"]["CONN_MAX_AGE"] == 60
+
+
+def test_it_refuses_a_pool_and_persistent_connections_together_with_a_clear_error(
+        load_settings):
+    with pytest.raises(ImproperlyConfigured, match="choose one"):
+        load_settings(DATABASE_URL=PG_URL, DB_CONN_MAX_AGE="60")
