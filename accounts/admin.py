@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.errors import DomainError
-from accounts.models import Account, Card, CardUnblock, Customer, Transaction
+from accounts.models import Account, Card, CardUnblock, Customer, HourlyTotal, Transaction
 from accounts.services import UNBLOCK_PERMISSION, card_unblock
 
 
@@ -115,3 +115,13 @@ class TransactionAdmin(admin.ModelAdmin):
         if obj is None:
             return []
         return [f.name for f in Transaction._meta.fields if f.name != "id"]
+
+
+@admin.register(HourlyTotal)
+class HourlyTotalAdmin(_Evidence, admin.ModelAdmin):
+    """Derived data, kept by database triggers from the transactions (migration
+    0004): read-only, as evidence is, since an edit here would make statements lie."""
+
+    list_display = ["account", "hour", "count", "total_minor"]
+    search_fields = ["account__number"]
+    list_select_related = ["account"]

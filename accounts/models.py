@@ -101,6 +101,43 @@ class Transaction(models.Model):
         return f"{self.reference} {self.merchant} {self.amount} {KZT}"
 
 
+class HourlyTotal(models.Model):
+    """How many transactions an account posted in one UTC hour, and their sum.
+
+    Kept by the database, not by Python: triggers on ``accounts_transaction``
+    (migration 0004) add, move and subtract rows on every INSERT, UPDATE and
+    DELETE, whichever path wrote them (ORM, ``bulk_create``, raw SQL). A
+    statement's count and total then read at most ~745 of these per account
+    for a month, however many transactions the month holds (benchmark d).
+
+    Hours, not local months: the bank's zone is a setting, and every local
+    month of a whole-hour zone is an exact range of UTC hours. A zone with a
+    sub-hour offset (Asia/Kolkata, historical local mean times) is still exact:
+    ``statement_for_month`` counts the part-hours at the month's edges from the
+    transactions themselves (less than two hours of one account's rows).
+    """
+
+    # Derived data: it goes with the account (which cannot be deleted while it
+    # has transactions). No index of its own: the unique (account, hour) serves.
+    account = models.ForeignKey(
+        Account, on_delete=models.CASCADE, related_name="hourly_totals", db_index=False
+    )
+    hour = models.DateTimeField()  # the start of the UTC hour
+    count = models.BigIntegerField()
+    # In minor units (tiyn): SQLite has no exact decimal type, and a running
+    # total kept in a REAL drifts; an integer is exact on both engines.
+    total_minor = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["account", "hour"], name="hourly_total_account_hour"),
+            models.CheckConstraint(condition=Q(count__gte=0), name="hourly_total_count_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.hour:%Y-%m-%d %H:00} UTC: {self.count}"
+
+
 class AppendOnlyQuerySet(models.QuerySet):
     """For evidence: rows are added, never changed or removed, not even in bulk."""
 

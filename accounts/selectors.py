@@ -7,16 +7,18 @@ like a row that does not exist.
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from itertools import islice
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.errors import InvalidInput, NotFound
-from accounts.models import Card, Customer, Transaction
+from accounts.models import Card, Customer, HourlyTotal, Transaction
 
 # A statement is paginated so that a month with a million rows costs the same
 # memory as a month with a thousand (issue 8, benchmark d).
@@ -71,20 +73,87 @@ def statement_for_month(
     if page < 1:
         raise InvalidInput("Pages are numbered from 1.", code="invalid_page")
     start, end = parsed.bounds()
+    count, total, account_ids = _month_totals(customer, start, end)
     rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
-    summary = rows.aggregate(count=Count("id"), total=Sum("amount"))
-    offset = (page - 1) * page_size
-    window = list(
-        rows.select_related("card").order_by("posted_at", "id")[offset : offset + page_size + 1]
-    )
+    window = _month_page(rows, account_ids, offset=(page - 1) * page_size, limit=page_size + 1)
     return Statement(
         month=parsed,
         transactions=window[:page_size],
-        count=summary["count"],
-        total=summary["total"] or Decimal("0.00"),
+        count=count,
+        total=total,
         page=page,
         has_more=len(window) > page_size,
     )
+
+
+def _hour_floor(moment: datetime) -> datetime:
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+def _month_totals(
+    customer: Customer, start: datetime, end: datetime
+) -> tuple[int, Decimal, list[int]]:
+    """The exact count and total of [start, end), and which of the customer's
+    accounts have rows in it, without reading those rows: sums of the hourly
+    totals the database keeps (at most ~745 per account), so a month of 86,400
+    transactions costs what a month of 85 does (benchmark d).
+
+    In a zone with a sub-hour offset (Asia/Kolkata, or a historical local mean
+    time) the month starts and ends inside a UTC hour; those part-hours are
+    counted from the transactions themselves: less than two hours of rows."""
+    inner_start = _hour_floor(start)
+    if inner_start < start:
+        inner_start += timedelta(hours=1)
+    inner_end = _hour_floor(end)
+    count, total_minor, total, accounts = 0, 0, Decimal("0.00"), set()
+    for hours in (
+        HourlyTotal.objects.filter(
+            account__customer=customer, hour__gte=inner_start, hour__lt=inner_end
+        )
+        .values("account_id")
+        .annotate(count=Sum("count"), total_minor=Sum("total_minor"))
+        .order_by()
+    ):
+        count += hours["count"]
+        total_minor += hours["total_minor"]
+        accounts.add(hours["account_id"])
+    if inner_start != start or inner_end != end:
+        for edge in (
+            customer_transactions(customer=customer)
+            .filter(
+                Q(posted_at__gte=start, posted_at__lt=inner_start)
+                | Q(posted_at__gte=inner_end, posted_at__lt=end)
+            )
+            .values("account_id")
+            .annotate(count=Count("id"), total=Sum("amount"))
+            .order_by()
+        ):
+            count += edge["count"]
+            total += edge["total"]
+            accounts.add(edge["account_id"])
+    # Minor units: 50000 is 500.00.
+    return count, total + Decimal(total_minor).scaleb(-2), sorted(accounts)
+
+
+def _month_page(
+    rows: QuerySet[Transaction], account_ids: list[int], *, offset: int, limit: int
+) -> list[Transaction]:
+    """``limit`` of ``rows`` from ``offset``, in (posted_at, id) order, reading
+    at most ``offset + limit`` rows of each account that has any.
+
+    One query per account: the (account, posted_at) index yields that order for
+    one account only, so a query over all the customer's accounts (a join)
+    makes PostgreSQL read and sort every row of the month, 86,400 of them in a
+    busy one (benchmark d). Most customers have one account: one query."""
+    ordered = rows.select_related("card").order_by("posted_at", "id")
+    if not account_ids:
+        return []
+    if len(account_ids) == 1:
+        return list(ordered.filter(account_id=account_ids[0])[offset : offset + limit])
+    heads = [list(ordered.filter(account_id=account_id)[: offset + limit])
+             for account_id in account_ids]
+    merged = heapq.merge(*heads, key=lambda row: (row.posted_at, row.pk))
+    return list(islice(merged, offset, offset + limit))
 
 
 def transaction_get(*, customer: Customer, reference: str) -> Transaction:

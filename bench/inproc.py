@@ -34,8 +34,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from accounts.models import Account, Card, Customer, Transaction  # noqa: E402
-from accounts.selectors import statement_for_month  # noqa: E402
+from accounts.models import Account, Card, Customer, HourlyTotal, Transaction  # noqa: E402
+from accounts.selectors import parse_month, statement_for_month  # noqa: E402
 from accounts.services import card_block  # noqa: E402
 from bankbot.models import Conversation  # noqa: E402
 from disputes.services import dispute_open  # noqa: E402
@@ -93,8 +93,10 @@ def add_transactions(account: Account, count: int, *, first_ref: int, start: Any
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
     if connection.vendor == "postgresql":
+        # The insert triggers filled HourlyTotal too: the planner needs both.
         with connection.cursor() as cursor:
             cursor.execute(f"ANALYZE {table}")
+            cursor.execute(f"ANALYZE {HourlyTotal._meta.db_table}")
 
 
 def harness_for(customer: Customer, text: str = "") -> GuardedHarness:
@@ -196,40 +198,97 @@ def add_population(accounts: int, per_account: int) -> None:
                        [per_account, ids, per_account])
 
 
-def statement_plan(customer: Customer, month: str) -> str:
-    from accounts.selectors import customer_transactions, parse_month
-
-    start, end = parse_month(month).bounds()
-    rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
-    plan = rows.order_by("posted_at", "id")[:201].explain()
+def _scan(plan: str, table: str) -> str:
     scan = next((line.strip(" ->") for line in plan.splitlines()
-                 if "Scan" in line and "accounts_transaction" in line), "")
+                 if "Scan" in line and table in line), "")
     return scan.split("  (cost")[0]
 
 
-def drop_single_column_account_index() -> str:
-    """The what-if of benchmark (d): without Django's automatic index on the
-    ``account`` foreign key, which the (account, posted_at) index already covers."""
+def statement_plan(customer: Customer, month: str) -> dict[str, str]:
+    """How the statement's two reads find their rows: the page (transactions)
+    and the count and total (hourly totals)."""
+    from accounts.selectors import customer_transactions
+
+    start, end = parse_month(month).bounds()  # whole hours in a whole-hour zone
+    rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
+    hours = HourlyTotal.objects.filter(account__customer=customer, hour__gte=start, hour__lt=end)
+    return {
+        "page": _scan(rows.order_by("posted_at", "id")[:201].explain(),
+                      Transaction._meta.db_table),
+        "count_total": _scan(hours.values("count", "total_minor").explain(),
+                             HourlyTotal._meta.db_table),
+    }
+
+
+def bench_insert_cost(calls: int, bulk_rows: int) -> dict[str, Any]:
+    """What the triggers add to a write: one ORM ``create`` (its own
+    transaction, as a posting is), all into one busy hour of one account (the
+    hot summary row), and one raw-SQL bulk INSERT of ``bulk_rows`` rows; with
+    the HourlyTotal triggers on, then off, alternating by round. With them off
+    the summary is wrong for the two accounts used here; nothing reads them."""
+    _, on_account, _ = make_customer("poster_on")
+    _, off_account, _ = make_customer("poster_off")
     table = Transaction._meta.db_table
-    with connection.cursor() as cursor:
-        constraints = connection.introspection.get_constraints(cursor, table)
-        name = next(n for n, c in constraints.items()
-                    if c["index"] and c["columns"] == ["account_id"])
-        cursor.execute(f'DROP INDEX "{name}"')
-        cursor.execute(f"ANALYZE {table}")
-    return name
+    refs = iter(range(950_000_000, 999_999_999))
+    now = timezone.now()
+
+    def post(account: Account) -> None:
+        Transaction.objects.create(account=account, reference=f"T-{next(refs)}", posted_at=now,
+                                   amount=1000, merchant="Merchant", description="Purchase")
+
+    def bulk(account: Account) -> None:
+        first = next(refs)
+        for _ in range(bulk_rows):
+            next(refs)
+        add_transactions(account, bulk_rows, first_ref=first, start=now - timedelta(days=30),
+                         spread_seconds=30 * 86400)
+
+    def triggers(enabled: bool) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(f"ALTER TABLE {table} {'ENABLE' if enabled else 'DISABLE'} TRIGGER USER")
+
+    samples: dict[str, list[float]] = {"create_on": [], "create_off": [], "bulk_on": [],
+                                       "bulk_off": []}
+    try:
+        for round_ in range(ROUNDS + 1):  # the first round warms up
+            for enabled, account in ((True, on_account), (False, off_account)):
+                triggers(enabled)
+                side = "on" if enabled else "off"
+                started = time.perf_counter()
+                for _ in range(calls):
+                    post(account)
+                create_seconds = (time.perf_counter() - started) / calls
+                started = time.perf_counter()
+                bulk(account)
+                bulk_seconds = time.perf_counter() - started
+                if round_:
+                    samples[f"create_{side}"].append(create_seconds)
+                    samples[f"bulk_{side}"].append(bulk_seconds)
+    finally:
+        triggers(True)
+    seconds = {name: statistics.median(values) for name, values in samples.items()}
+    return {"calls_per_round": calls, "bulk_rows": bulk_rows, "rounds": ROUNDS,
+            "seconds": seconds,
+            "ratio_create": seconds["create_on"] / seconds["create_off"],
+            "ratio_bulk": seconds["bulk_on"] / seconds["bulk_off"]}
 
 
-def bench_big_account(big: int, small: int, calls: int, population: int) -> dict[str, Any]:
+def bench_big_account(big: int, small: int, calls: int, population: int, insert_calls: int,
+                      insert_bulk_rows: int) -> dict[str, Any]:
     """get_statement through the guarded harness on an account with ``big``
     transactions vs one with ``small``, over the same 12 months (a busy account),
-    and with the queried month equally full (a long history)."""
+    and with the queried month equally full (a long history); then what the
+    HourlyTotal triggers cost the writes (``bench_insert_cost``)."""
     now = timezone.now()
     year = 365 * 86400
+    started = time.perf_counter()
     add_population(population, 500)
     busy, busy_account, _ = make_customer("busy")
     quiet, quiet_account, _ = make_customer("quiet")
     history, history_account, _ = make_customer("history")
+    # A control: a quiet account with a full page (~255 rows in the month), so
+    # the busy one can be compared with a page of the same size.
+    full, full_account, _ = make_customer("full_page")
     add_transactions(busy_account, big, first_ref=100_000_000, start=now - timedelta(days=365),
                      spread_seconds=year)
     add_transactions(quiet_account, small, first_ref=300_000_000,
@@ -239,10 +298,13 @@ def bench_big_account(big: int, small: int, calls: int, population: int) -> dict
                      start=now - timedelta(days=365), spread_seconds=year)
     add_transactions(history_account, big - small, first_ref=500_000_000,
                      start=now - timedelta(days=365 * 40), spread_seconds=39 * year)
+    add_transactions(full_account, 3 * small, first_ref=600_000_000,
+                     start=now - timedelta(days=365), spread_seconds=year)
+    populate_seconds = time.perf_counter() - started  # the inserts, triggers included
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+        cursor.execute("ANALYZE")  # every table, HourlyTotal included
     month = f"{timezone.localtime(now - timedelta(days=60)):%Y-%m}"
-    people = {"busy": busy, "quiet": quiet, "history": history}
+    people = {"busy": busy, "quiet": quiet, "history": history, "full_page": full}
     harnesses = {name: harness_for(c, f"statement for {month}") for name, c in people.items()}
 
     def call(name: str) -> Callable[[], Any]:
@@ -259,26 +321,29 @@ def bench_big_account(big: int, small: int, calls: int, population: int) -> dict
         assert outcome.status == "ok"
     counts = {name: statement_for_month(customer=c, month=month).count
               for name, c in people.items()}
-    dropped = drop_single_column_account_index()
-    what_times = rounds({name: call(name) for name in harnesses}, calls)
-    what_if = {"dropped": dropped, "seconds": what_times,
-               "plans": {name: statement_plan(c, month) for name, c in people.items()},
-               "ratio_busy": what_times["busy"] / what_times["quiet"],
-               "ratio_history": what_times["history"] / what_times["quiet"]}
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM {Transaction._meta.db_table}")  # noqa: S608
         table_rows = cursor.fetchone()[0]
+        cursor.execute(f"SELECT count(*) FROM {HourlyTotal._meta.db_table}")  # noqa: S608
+        summary_rows = cursor.fetchone()[0]
+    start, end = parse_month(month).bounds()
+    hours_in_month = {name: HourlyTotal.objects.filter(
+        account__customer=c, hour__gte=start, hour__lt=end).count() for name, c in people.items()}
     return {
-        "transactions": {"busy": big, "quiet": small, "history": big},
+        "transactions": {"busy": big, "quiet": small, "history": big, "full_page": 3 * small},
         "other_accounts": population, "table_rows": table_rows,
+        "summary_rows": summary_rows, "summary_rows_in_month": hours_in_month,
+        "populate_seconds": populate_seconds,
         "plans": plans, "rows_in_month": counts, "calls_per_round": calls, "rounds": ROUNDS,
         "seconds": times, "peak_bytes": peaks,
         "ratio_busy": times["busy"] / times["quiet"],
         "ratio_history": times["history"] / times["quiet"],
+        "ratio_busy_vs_full_page": times["busy"] / times["full_page"],
         "memory_ratio_busy": peaks["busy"] / peaks["quiet"],
         "memory_ratio_history": peaks["history"] / peaks["quiet"],
+        "memory_ratio_busy_vs_full_page": peaks["busy"] / peaks["full_page"],
         "goal": "<= 1.5, memory flat",
-        "without_fk_index": what_if,
+        "insert_cost": bench_insert_cost(insert_calls, insert_bulk_rows),
     }
 
 
@@ -339,7 +404,9 @@ def main() -> None:
         out["confirm"] = bench_confirm(job.get("write_calls", 20))
     if "d" in job["parts"]:
         out["d"] = bench_big_account(job.get("big", 1_000_000), job.get("small", 1_000),
-                                     job.get("d_calls", 10), job.get("population", 2_000))
+                                     job.get("d_calls", 10), job.get("population", 2_000),
+                                     job.get("insert_calls", 50),
+                                     job.get("insert_bulk_rows", 20_000))
     if "ws_setup" in job["parts"]:
         out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"])
     if "http_setup" in job["parts"]:
