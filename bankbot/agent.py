@@ -93,8 +93,9 @@ def run_turn(
     try:
         client = client or make_client(config)
         messages = [_system_message(), *history_for_model(conversation)]
+        tools = harness.tools()  # the same list for every step: built once (Pydantic schemas)
         for _ in range(MAX_TOOL_STEPS):
-            reply = _complete(client, config.model, messages, harness.tools(), on_event)
+            reply = _complete(client, config.model, messages, tools, on_event)
             tool_calls = reply.tool_calls or []
             if not tool_calls:
                 if not (reply.content or "").strip():

@@ -6,7 +6,9 @@ form's fields as JSON, plus a ``HEADERS`` object that is ignored here. The
 consumer stores the customer's message first (G11), then runs the agent's turn
 in a background task; every event of the turn is rendered to an out-of-band
 fragment and sent to the conversation's group, so a reply reaches every tab
-showing the conversation, whichever worker runs the turn (channels-redis).
+showing the conversation, whichever worker runs the turn (channels-redis). The
+answer's text is sent a few words at a time, not word by word
+(bankbot/streaming.py).
 
 When the channel layer fails (Redis down or hung), the socket is told so
 directly and closed, never left hanging; a turn already running still finishes,
@@ -19,13 +21,14 @@ import asyncio
 import json
 import logging
 import re
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -41,6 +44,7 @@ from accounts.models import Customer
 from bankbot import agent
 from bankbot.chat import conversation_get, message_accept, message_to_retry
 from bankbot.models import Conversation, Message
+from bankbot.streaming import Clock, TurnStream
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +168,7 @@ def render_event(event: agent.TurnEvent, *, turn: str, conversation: Conversatio
     context: dict[str, Any] = {"turn": {"id": turn}, "conversation": conversation,
                                "event": event}
     if event.kind == "token":
-        return render_to_string(f"{STREAM}#token", context)
+        return render_text(event.text, turn=turn)
     if event.kind == "tool":
         data = event.data or {}
         if data.get("status") != "ok" or data.get("tool") not in TOOL_PARTIALS:
@@ -181,6 +185,11 @@ def render_event(event: agent.TurnEvent, *, turn: str, conversation: Conversatio
     if event.kind == "error":
         return render_failure(turn=turn, conversation=conversation, text=event.text)
     return ""
+
+
+def render_text(text: str, *, turn: str) -> str:
+    """Streamed answer text (one delta, or several joined), appended to the bubble."""
+    return render_to_string(f"{STREAM}#token", {"turn": {"id": turn}, "event": {"text": text}})
 
 
 def render_failure(*, turn: str, conversation: Conversation, text: str) -> str:
@@ -236,6 +245,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
     layer_notice_sent = False
     joined = False
     is_open = False
+    # When streamed text is due (bankbot/streaming.py); tests put a fake clock here.
+    stream_clock: Clock = staticmethod(time.monotonic)
 
     # channels' AsyncConsumer.__call__ stores the layer's receive for this socket's
     # channel here and awaits it beside the customer's frames. A layer failure
@@ -355,20 +366,31 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     def start_turn(self, message: Message, turn: str) -> None:
         conversation, language = self.conversation, self.language
+        # The opening fragment has just gone: the answer's text follows in a
+        # handful of frames, not one per word (bankbot/streaming.py).
+        stream = TurnStream(self.broadcast, lambda text: render_text(text, turn=turn),
+                            clock=self.stream_clock)
 
         def on_event(event: agent.TurnEvent) -> None:
-            # On the turn's worker thread: render there, hand the fragment to the loop.
+            # On the turn's worker thread: text goes to the stream as it is (rendered
+            # once per frame); other events are rendered here. Neither waits.
+            if event.kind == "token":
+                stream.text(event.text)
+                return
             html = render_event(event, turn=turn, conversation=conversation)
             if event.kind in ("final", "error"):
                 self.answering = False  # before the customer can see the answer
             if html:
-                async_to_sync(self.broadcast)(html)
+                stream.fragment(html)
 
         async def run() -> None:
             try:
-                await sync_to_async(run_turn_in_thread, thread_sensitive=False)(
-                    user=self.user, conversation=conversation, message=message,
-                    on_event=on_event, language=language)
+                try:
+                    await sync_to_async(run_turn_in_thread, thread_sensitive=False)(
+                        user=self.user, conversation=conversation, message=message,
+                        on_event=on_event, language=language)
+                finally:
+                    await stream.close()  # every fragment of the turn has been sent
             except Exception:  # a bug, not a model failure: the page must not hang
                 log.exception("chat turn failed")
                 self.answering = False

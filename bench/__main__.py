@@ -109,10 +109,10 @@ async def _sockets(people: list[dict[str, str]], path_for: Any, message_for: Any
     origin = f"http://127.0.0.1:{HTTP_PORT}"
     sockets = [await WebSocket.connect("127.0.0.1", HTTP_PORT, path_for(p), {
         "Origin": origin, "Cookie": f"sessionid={p['session']}"}) for p in people]
-    failures = 0
+    failures = frames = 0
 
     async def talk(index: int, ws: Any) -> None:
-        nonlocal failures
+        nonlocal failures, frames
         for turn in range(turns):
             await ws.send(message_for(index, turn))
             while True:
@@ -121,20 +121,60 @@ async def _sockets(people: list[dict[str, str]], path_for: Any, message_for: Any
                 except TimeoutError:
                     failures += 1
                     break
+                frames += 1
                 if 'data-state="failed"' in fragment:
                     failures += 1
                     break
                 if done(fragment):
                     break
 
-    started = time.perf_counter()
+    cpu_before, started = _cpu_seconds(), time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*(talk(i, ws) for i, ws in enumerate(sockets))), 600)
-    wall = time.perf_counter() - started
+    wall, cpu_after = time.perf_counter() - started, _cpu_seconds()
     for ws in sockets:
         await ws.close()
     total = len(sockets) * turns
+    # CPU per turn (per echo) of each kind of process, over the timed part alone.
+    cpu = {kind: round((cpu_after[kind] - cpu_before[kind]) * 1000 / total, 3) for kind in cpu_after}
     return {"sockets": len(sockets), "turns": total, "seconds": wall, "per_second": total / wall,
-            "failed_turns": failures}
+            "failed_turns": failures, "frames_per_turn": frames / total, "cpu_ms_per_turn": cpu}
+
+
+# The database (b) and (c) run on; its backends are told apart by their command line.
+LIVE_DATABASE = "bankbot_bench_http"
+
+
+def _cpu_kind(comm: str, cmdline: str) -> str | None:
+    """Which of the processes a WebSocket run keeps busy this is, if any."""
+    if comm == "daphne" and "bench.asgi" in cmdline:
+        return "workers"
+    if comm == "postgres" and f" {LIVE_DATABASE} " in cmdline:  # "postgres: user db host"
+        return "postgresql"
+    return {"redis-server": "redis", "nginx": "nginx"}.get(comm)
+
+
+def _cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by each kind of process, by this client, and by the
+    machine as a whole (every core's busy time: other work on a shared machine
+    too). PostgreSQL counts the backends of the benchmark's database that are
+    alive when this is read: the workers pool their connections, so they are."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"workers": 0.0, "postgresql": 0.0, "redis": 0.0, "nginx": 0.0}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (proc / "stat").read_text()
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # ended meanwhile
+            continue
+        kind = _cpu_kind(stat[stat.index("(") + 1:stat.rindex(")")], cmdline)
+        if kind:  # utime, stime
+            used[kind] += sum(int(f) for f in stat[stat.rindex(")") + 2:].split()[11:13]) / tick
+    own = os.times()
+    used["client"] = own.user + own.system
+    user, nice, system, idle, iowait, irq, softirq, steal = (
+        int(v) for v in Path("/proc/stat").read_text().split()[1:9])
+    used["machine"] = (user + nice + system + irq + softirq + steal) / tick
+    return used
 
 
 def compare_ws(people: list[dict[str, str]], turns: int) -> dict[str, Any]:
@@ -168,7 +208,7 @@ def bench_live(pg_url: str, parts: set[str], quick: bool) -> dict[str, Any]:
     """(b) and (c) on two Daphne workers behind nginx, PostgreSQL and Redis."""
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: run the benchmarks with bin/bench, which installs it")
-    url = fresh_pg_database(pg_url, "bankbot_bench_http")
+    url = fresh_pg_database(pg_url, LIVE_DATABASE)
     work = Path(tempfile.mkdtemp(prefix="bankbot-bench-"))
     ids, people_path = work / "proposals.txt", work / "people.json"
     inproc(url, {"parts": []})  # migrate

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from bankbot.models import Message
 from tests.browser.conftest import PASSWORD, send, sign_in
 from tests.chat.conftest import statement_request
 
@@ -34,3 +35,16 @@ def test_a_dispute_button_prepares_a_confirm_card(page: Page, server, alice):
     expect(card).to_contain_text("Dispute 15000.00 KZT of transaction T-1001")
     expect(card.get_by_role("button", name="Confirm")).to_be_visible()
     expect(page.locator(".msg--customer").last).to_contain_text("Dispute T-1001")
+
+
+def test_the_streamed_answer_ends_as_one_finished_bubble_holding_all_of_it(page: Page, server,
+                                                                            alice):
+    # The text comes a few words per frame, the last of them in the frame that
+    # carries the finished bubble (bankbot/streaming.py).
+    sign_in(page, server, "alice", PASSWORD["alice"])
+    send(page, statement_request())
+    bubble = page.locator('.msg--assistant [data-state="done"]')
+    expect(bubble).to_have_count(1)
+    expect(page.locator('[data-state="streaming"]')).to_have_count(0)
+    answer = Message.objects.filter(role="assistant").last().text
+    expect(bubble.locator(".bubble__text")).to_have_text(answer)

@@ -7,7 +7,9 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils.html import escape
 
+from bankbot.consumers import ChatConsumer
 from bankbot.models import Message
 from tests.chat.conftest import frame, receive_until, statement_request
 from tools.models import Proposal
@@ -30,14 +32,37 @@ async def test_it_stores_the_message_before_streaming_the_answer(connect, alice,
     assert stored[0] == ("customer", "Hello there")
     rest = await receive_until(communicator, 'data-state="done"')
     turn = re.search(r'id="turn-([0-9a-f]{12})-text"', first).group(1)
-    tokens = [f for f in rest if f'hx-swap-oob="beforeend:#turn-{turn}-text"' in f]
-    assert tokens, "the answer streams token by token"
+    streamed = "".join(streamed_text(rest, turn))
     final = rest[-1]
     answer = (await database_sync_to_async(messages_of)(alice_conversation))[-1]
     assert answer[0] == "assistant"
     assert f'id="turn-{turn}-bubble"' in final
-    streamed = "".join(re.search(r">(.*)</span>", t, re.S).group(1) for t in tokens)
-    assert streamed.strip() and streamed.strip() in answer[1].replace("'", "&#x27;")
+    assert streamed == escape(answer[1]), "all of the streamed text, in order"
+    await communicator.disconnect()
+
+
+def streamed_text(fragments: list[str], turn: str) -> list[str]:
+    """The text appended to the turn's bubble, fragment by fragment."""
+    return [text for fragment in fragments for text in re.findall(
+        rf'<span hx-swap-oob="beforeend:#turn-{turn}-text">(.*?)</span>', fragment, re.S)]
+
+
+async def test_the_answer_text_goes_in_one_frame_with_the_final_bubble_not_word_by_word(
+        connect, alice, alice_conversation, monkeypatch):
+    # A clock that never moves: the text is never due by time, only ahead of the
+    # next fragment. (With a real one, a slow model's words go every 40 ms.)
+    monkeypatch.setattr(ChatConsumer, "stream_clock", staticmethod(lambda: 0.0))
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text=statement_request(),
+                                               client_message_id="c-1"))
+    opening, table, final = await receive_until(communicator, 'data-state="done"')
+    turn = re.search(r'id="turn-([0-9a-f]{12})-text"', opening).group(1)
+    assert 'class="txn-table statement-rows"' in table
+    answer = await database_sync_to_async(
+        alice_conversation.messages.filter(role="assistant").last)()
+    assert len(answer.text.split()) > 5  # several words, one frame
+    assert streamed_text([final], turn) == [escape(answer.text)]
+    assert final.index(f"#turn-{turn}-text") < final.index(f'id="turn-{turn}-bubble"')
     await communicator.disconnect()
 
 

@@ -1,0 +1,137 @@
+"""A turn's fragments on their way to the browser: in order, the text coalesced.
+
+The model streams its answer a word or a token at a time. Sending each delta as
+its own fragment cost one channel-layer ``group_send`` and one WebSocket frame
+per word — most of what a turn cost the workers (docs/benchmarks.md, part c).
+Here the text waits until ``interval`` has passed since the turn's last frame,
+or until ``max_chars`` have gathered, and then goes as one fragment. Any other
+fragment (a statement table, a confirm card, the final answer) takes the
+waiting text with it, ahead of itself in the same frame, so order is kept and
+no text is ever left behind: the htmx ``ws`` extension applies every top-level
+element of a frame in turn.
+
+The clock is injected, so the rule is tested without waiting on a real one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+# A slow model's words still appear as they come (a frame at most every 40 ms);
+# a fast one's arrive a few lines at a time.
+STREAM_INTERVAL = 0.040  # seconds
+STREAM_MAX_CHARS = 200
+
+Clock = Callable[[], float]
+
+
+class TextCoalescer:
+    """Collects streamed text and says when it is due to be sent."""
+
+    def __init__(self, *, interval: float = STREAM_INTERVAL, max_chars: int = STREAM_MAX_CHARS,
+                 clock: Clock = time.monotonic) -> None:
+        self.interval, self.max_chars, self.clock = interval, max_chars, clock
+        self._pending: list[str] = []
+        self._size = 0
+        # The turn's opening fragment has just been sent when this is made.
+        self._last_sent = clock()
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending)
+
+    def add(self, text: str) -> bool:
+        """Hold ``text``; True when enough has gathered to send it now."""
+        if text:
+            self._pending.append(text)
+            self._size += len(text)
+        return self._size >= self.max_chars
+
+    def due_in(self) -> float | None:
+        """Seconds until the held text is due (0: now); None when nothing is held."""
+        if not self._pending:
+            return None
+        if self._size >= self.max_chars:
+            return 0.0
+        return max(0.0, self._last_sent + self.interval - self.clock())
+
+    def take(self) -> str:
+        """Everything held, in order, for a frame about to be sent (and the time of it)."""
+        text = "".join(self._pending)
+        self._pending.clear()
+        self._size = 0
+        self._last_sent = self.clock()
+        return text
+
+
+Kind = Literal["text", "html", "end"]
+
+
+class TurnStream:
+    """An ordered pipe from a turn's worker thread to the channel layer.
+
+    The worker thread calls :meth:`text` and :meth:`fragment` (they never block);
+    one task on the event loop sends, in the order they were put: text through
+    a :class:`TextCoalescer`, rendered by ``render_text``; other fragments at
+    once, with any held text ahead of them. :meth:`close` sends what is left and
+    waits until everything has gone.
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], render_text: Callable[[str], str],
+                 *, interval: float = STREAM_INTERVAL, max_chars: int = STREAM_MAX_CHARS,
+                 clock: Clock = time.monotonic) -> None:
+        self._send, self._render_text = send, render_text
+        self._coalescer = TextCoalescer(interval=interval, max_chars=max_chars, clock=clock)
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[tuple[Kind, str]] = asyncio.Queue()
+        self._pump = self._loop.create_task(self._run())
+        self.frames = 0  # frames sent (tests read it)
+
+    def text(self, text: str) -> None:
+        """A text delta of the answer. Safe to call from any thread."""
+        self._put("text", text)
+
+    def fragment(self, html: str) -> None:
+        """Any other fragment, sent as soon as the fragments before it. Any thread."""
+        self._put("html", html)
+
+    async def close(self) -> None:
+        """Send what is held and wait for every fragment put so far to be sent."""
+        self._put("end", "")
+        await self._pump
+
+    def _put(self, kind: Kind, payload: str) -> None:
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, (kind, payload))
+
+    async def _run(self) -> None:
+        while True:
+            if self._queue.empty():
+                wait = self._coalescer.due_in()
+                if wait == 0:
+                    await self._flush()
+                    continue
+                try:
+                    kind, payload = await asyncio.wait_for(self._queue.get(), wait)
+                except TimeoutError:  # held text may be due (the clock decides)
+                    continue
+            else:  # a burst: take all of it before deciding what to send
+                kind, payload = self._queue.get_nowait()
+            if kind == "text":
+                if self._coalescer.add(payload):
+                    await self._flush()
+            elif kind == "html":
+                await self._flush(payload)
+            else:
+                if self._coalescer.pending:
+                    await self._flush()
+                return
+
+    async def _flush(self, html: str = "") -> None:
+        text = self._coalescer.take()
+        frame = (self._render_text(text) if text else "") + html
+        if frame:
+            self.frames += 1
+            await self._send(frame)
