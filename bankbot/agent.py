@@ -110,6 +110,15 @@ def run_turn(
                          "try asking more simply.")
     except TurnFailed as failure:
         return _fail(conversation, ctx, failure.code, failure.message, on_event)
+    except openai.LengthFinishReasonError:
+        # The SDK's stream state raises these two itself; they are not APIErrors.
+        return _fail(conversation, ctx, "model_truncated", "The assistant's answer was cut "
+                     "off before it finished. Your message is saved; press Retry, or ask for "
+                     "less at once.", on_event)
+    except openai.ContentFilterFinishReasonError:
+        return _fail(conversation, ctx, "model_filtered", "The assistant's service withheld "
+                     "its answer. Your message is saved; press Retry, or put the question "
+                     "another way.", on_event)
     except openai.APITimeoutError:
         return _fail(conversation, ctx, "model_timeout", "The assistant took too long to "
                      "answer. Your message is saved; press Retry.", on_event)

@@ -48,7 +48,9 @@ def mandate_with_model(client: openai.OpenAI, model: str, texts: list[str]) -> M
                       {"role": "user", "content": words}],
         )
         extraction = completion.choices[0].message.parsed
-    except (openai.APIError, ValueError) as error:
+    except (openai.OpenAIError, ValueError) as error:
+        # OpenAIError, not only APIError: an answer cut off by its length or withheld
+        # by a content filter is raised by the SDK's parse as its own error class.
         log.warning("mandate extraction failed, using the parser alone: %s", error)
         return Mandate()
     if extraction is None:

@@ -38,7 +38,8 @@ def sse(reply: dict[str, Any]) -> httpx2.Response:
         parts.append(_chunk({"tool_calls": [{"index": index, "id": tool["id"], "type": "function",
                                              "function": {"name": tool["name"],
                                                           "arguments": tool["arguments"]}}]}))
-    parts.append(_chunk({}, "tool_calls" if reply.get("tool_calls") else "stop"))
+    parts.append(_chunk({}, reply.get("finish") or (
+        "tool_calls" if reply.get("tool_calls") else "stop")))
     parts.append(b"data: [DONE]\n\n")
     return httpx2.Response(200, headers={"content-type": "text/event-stream"},
                            content=b"".join(parts))
@@ -60,13 +61,13 @@ class ScriptedModel:
                              max_retries=0, timeout=5)
 
 
-def json_reply(content: str) -> Callable[[httpx2.Request], httpx2.Response]:
+def json_reply(content: str, finish: str = "stop") -> Callable[[httpx2.Request], httpx2.Response]:
     """A non-streamed completion (what structured-output calls receive)."""
 
     def reply(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, json={
             "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": "fake",
-            "choices": [{"index": 0, "finish_reason": "stop",
+            "choices": [{"index": 0, "finish_reason": finish,
                          "message": {"role": "assistant", "content": content}}],
         })
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from django.test import override_settings
 
 from bankbot.llm.config import ModelConfig
@@ -37,6 +38,13 @@ def test_it_sends_the_model_only_the_customers_words():
 
 def test_a_failed_extraction_leaves_the_parsers_mandate():
     model = ScriptedModel(json_reply("not json at all"))
+    assert mandate_with_model(model.client(), "gpt-test", ["block 4242"]).operations == frozenset()
+
+
+@pytest.mark.parametrize("finish", ["length", "content_filter"])
+def test_an_extraction_cut_off_or_withheld_leaves_the_parsers_mandate(finish):
+    # The SDK's parse raises its own error classes here, outside openai.APIError.
+    model = ScriptedModel(json_reply('{"operations": ["block_card"], "cards": ["42', finish))
     assert mandate_with_model(model.client(), "gpt-test", ["block 4242"]).operations == frozenset()
 
 

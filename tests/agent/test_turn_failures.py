@@ -35,6 +35,9 @@ def garbage(request):
         (server_error, "model_error", "HTTP 500"),
         (garbage, "model_error", "could not be read"),
         (text(""), "empty_reply", "empty answer"),
+        ({"content": "Your statement for May shows", "finish": "length"}, "model_truncated",
+         "cut off"),
+        ({"content": "", "finish": "content_filter"}, "model_filtered", "withheld"),
     ],
 )
 def test_a_model_failure_gives_a_clear_retryable_message(alice_conversation, say, reply, code,
