@@ -7,6 +7,8 @@ it is comes from ``ctx.customer`` alone (G1).
 
 from __future__ import annotations
 
+import copy
+import functools
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -269,5 +271,12 @@ REGISTRY: dict[str, ToolSpec] = {
 
 
 def openai_tools() -> list[dict[str, Any]]:
-    """The tool list sent to the model (the guarded harness's)."""
+    """The tool list sent to the model (the guarded harness's): a fresh copy of
+    schemas built once, since the registry does not change while the process runs
+    and building them (Pydantic to JSON schema) cost a millisecond a turn."""
+    return copy.deepcopy(_openai_tools())
+
+
+@functools.cache
+def _openai_tools() -> list[dict[str, Any]]:
     return [spec.openai_schema() for spec in REGISTRY.values()]
