@@ -19,7 +19,7 @@ from django.utils import timezone
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from bankbot.chat import customer_inputs, message_add
-from bankbot.llm.client import make_client
+from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import check_answer
@@ -84,14 +84,14 @@ def run_turn(
     inputs = customer_inputs(conversation=conversation)
     mandate = mandate_build(inputs)
     if settings.BANKBOT_MANDATE_EXTRACTOR == "model" and not config.is_offline:
-        extractor = client or make_client(config)
+        extractor = client or client_for(config)
         mandate = mandate.merge(mandate_with_model(extractor, config.model,
                                                    [text for _, text, _ in inputs]))
     ctx = action_context_for(user, conversation, mandate=mandate)
     factory = harness_factory or GuardedHarness
     harness = factory(ctx, _sources_seen(conversation))
     try:
-        client = client or make_client(config)
+        client = client or client_for(config)
         messages = [_system_message(), *history_for_model(conversation)]
         tools = harness.tools()  # the same list for every step: built once (Pydantic schemas)
         for _ in range(MAX_TOOL_STEPS):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .client import make_client
+from .client import client_for, make_client
 from .config import ModelConfig, ModelConfigError, Personality
 from .offline import OfflineModel
 
@@ -11,5 +11,6 @@ __all__ = [
     "ModelConfigError",
     "OfflineModel",
     "Personality",
+    "client_for",
     "make_client",
 ]

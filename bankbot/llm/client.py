@@ -7,6 +7,8 @@ be sure nothing else opens a connection to a model.
 
 from __future__ import annotations
 
+import functools
+
 import httpx2
 import openai
 
@@ -35,6 +37,19 @@ def make_client(config: ModelConfig) -> openai.OpenAI:
     return openai.OpenAI(
         api_key=api_key, base_url=base_url, timeout=config.timeout, max_retries=config.max_retries
     )
+
+
+def client_for(config: ModelConfig) -> openai.OpenAI:
+    """The client a turn uses. A real endpoint's client is shared by every turn of
+    the process (the SDK client is thread-safe), so its connections stay open and a
+    turn does not pay a new TCP and TLS handshake; the offline model's is made
+    fresh, which costs nothing."""
+    return make_client(config) if config.is_offline else _shared_client(config)
+
+
+@functools.lru_cache(maxsize=4)  # one per configuration; settings give one
+def _shared_client(config: ModelConfig) -> openai.OpenAI:
+    return make_client(config)
 
 
 def _endpoint(config: ModelConfig) -> tuple[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bankbot.llm import ModelConfig, ModelConfigError, make_client
+from bankbot.llm import ModelConfig, ModelConfigError, client_for, make_client
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 
 
@@ -138,3 +138,13 @@ def test_it_keeps_the_key_out_of_repr() -> None:
     assert "sk-secret-value" not in repr(config)
 
 
+
+
+def test_turns_share_one_client_per_real_endpoint_and_get_a_fresh_offline_one() -> None:
+    real = ModelConfig(model="gpt-4o-mini", api_key="sk-test")
+
+    assert client_for(real) is client_for(ModelConfig(model="gpt-4o-mini", api_key="sk-test"))
+    assert client_for(real) is not client_for(ModelConfig(model="gpt-4o-mini", api_key="sk-2"))
+    assert client_for(real) is not client_for(ModelConfig(model="gpt-4o", api_key="sk-test"))
+    offline = ModelConfig()
+    assert client_for(offline) is not client_for(offline)
