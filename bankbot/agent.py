@@ -9,7 +9,7 @@ loses nothing: the customer sees a clear message and can retry (G11).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,11 +233,7 @@ def _finish(conversation: Conversation, text: str, ctx: Any,
         message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text)
         on_event(TurnEvent("final", text=text, message=message))
         return message
-    known = [payload["content"] for payload in conversation.messages.filter(
-        role=Message.Role.TOOL).values_list("payload", flat=True) if payload]
-    known += list(conversation.messages.filter(
-        role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).values_list("text", flat=True))
-    checked = check_answer(text, known_text=known)
+    checked = check_answer(text, known_text=_known_text(conversation))
     message = message_add(conversation=conversation, role=Message.Role.ASSISTANT,
                           text=checked.text, flagged=" ".join(checked.problems))
     if checked.flagged:
@@ -245,6 +241,18 @@ def _finish(conversation: Conversation, text: str, ctx: Any,
                      reason=" ".join(checked.problems), result={"original": text[:2000]})
     on_event(TurnEvent("final", text=checked.text, message=message))
     return message
+
+
+def _known_text(conversation: Conversation) -> Iterator[str]:
+    """What the answer's amounts may come from (G10), newest first and read lazily:
+    the conversation's tool results, then the customer's (and system) messages."""
+    for payload in conversation.messages.filter(role=Message.Role.TOOL).order_by(
+            "-id").values_list("payload", flat=True):
+        if payload:
+            yield payload["content"]
+    yield from conversation.messages.filter(
+        role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).order_by(
+        "-id").values_list("text", flat=True)
 
 
 def _fail(conversation: Conversation, ctx: Any, code: str, text: str,

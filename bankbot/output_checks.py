@@ -7,6 +7,7 @@ the customer's own words; links and images to other origins are removed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -48,8 +49,10 @@ def amounts_in(text: str) -> set[Decimal]:
     return found
 
 
-def check_answer(text: str, *, known_text: list[str]) -> CheckedAnswer:
-    """``known_text``: the conversation's tool results and the customer's own messages."""
+def check_answer(text: str, *, known_text: Iterable[str]) -> CheckedAnswer:
+    """``known_text``: the conversation's tool results and the customer's own messages,
+    read only as far as needed: once every amount in the answer is found, the rest is
+    not parsed (give the newest first), and an answer without amounts reads none."""
     problems = []
     cleaned = _MARKDOWN_IMAGE.sub("[image removed]", text or "")
     cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
@@ -57,10 +60,12 @@ def check_answer(text: str, *, known_text: list[str]) -> CheckedAnswer:
     cleaned = _BARE_URL.sub("[link removed]", cleaned)
     if cleaned != (text or ""):
         problems.append("The answer linked to another website; the link was removed.")
-    known: set[Decimal] = set()
-    for item in known_text:
-        known |= amounts_in(item)
-    unverified = sorted(amounts_in(cleaned) - known)
+    unfound = amounts_in(cleaned)
+    for item in known_text if unfound else ():
+        unfound -= amounts_in(item)
+        if not unfound:
+            break
+    unverified = sorted(unfound)
     if unverified:
         shown = ", ".join(f"{a:.2f}" for a in unverified)
         problems.append(f"The assistant stated amounts that do not match your records ({shown}); "

@@ -30,6 +30,33 @@ def test_an_invented_amount_is_flagged():
     assert "99999.00" in checked.problems[0]
 
 
+def test_it_reads_the_known_text_only_as_far_as_it_must():
+    read = []
+
+    def known(*texts):
+        for item in texts:
+            read.append(item)
+            yield item
+
+    # Every amount found in the newest result: the older ones are not parsed.
+    assert not check_answer("Total 15000.00 KZT, fee 99.00.", known_text=known(
+        '{"total_kzt": "15000.00", "fee": "99.00"}', "older", "oldest")).flagged
+    assert read == ['{"total_kzt": "15000.00", "fee": "99.00"}']
+    # Found across two: read until both are.
+    read.clear()
+    assert not check_answer("15000.00 and 99.00", known_text=known(
+        '{"a": "15000.00"}', '{"b": "99.00"}', "oldest")).flagged
+    assert len(read) == 2
+    # No amount in the answer: nothing to verify, nothing read.
+    read.clear()
+    assert not check_answer("Your card is blocked.", known_text=known("x")).flagged
+    assert read == []
+    # An amount found nowhere is still flagged after reading everything.
+    read.clear()
+    assert check_answer("12345.00", known_text=known("1.00", "2.00")).flagged
+    assert read == ["1.00", "2.00"]
+
+
 def test_links_and_images_to_other_origins_are_removed():
     checked = check_answer("See ![x](https://evil.example/?q=4242) and [here](//evil.example) "
                            "or http://evil.example <img src=x>", known_text=[])
