@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last, so it sees the view's exception first: a database outage is a 503 page.
+    "bankbot.middleware.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "bankbot.urls"

@@ -93,23 +93,26 @@ def database_outage_is_503(view: Callable[..., HttpResponse]) -> Callable[..., H
         except DATABASE_ERRORS:
             log.warning("database unavailable: %s %s", request.method, request.path,
                         exc_info=True)
-            return _unavailable(request, str(SYSTEMS_UNREACHABLE),
+            return database_unavailable(request, str(SYSTEMS_UNREACHABLE),
                                 public_id=kwargs.get("public_id"))
 
     return wrapped
 
 
-def _unavailable(request: HttpRequest, text: str, *, public_id: uuid.UUID | None = None,
+def database_unavailable(request: HttpRequest, text: str, *, public_id: uuid.UUID | None = None,
                  retry: dict[str, str] | None = None) -> HttpResponse:
     """503, without touching the database. A confirm card (htmx) stays as it is,
     digest and all, and shows ``text`` in its error slot, so Confirm works again
     once the bank does; otherwise a page with a Try again button that posts the
-    same form (``retry``: other fields)."""
+    same form (``retry``: other fields), or for a page, loads it again."""
     if request.htmx and public_id is not None:
         response = render(request, "bankbot/chat.html#proposal-unavailable",
                           {"public_id": public_id, "error": text}, status=503)
         response["HX-Reswap"] = "none"  # only the out-of-band error slot changes
         return response
+    if request.method != "POST":  # a page: Try again loads it again
+        return render(request, "503.html", {"text": text, "reload_url": request.get_full_path()},
+                      status=503)
     fields = retry if retry is not None else {
         name: value for name, value in request.POST.items() if name != "csrfmiddlewaretoken"}
     return render(request, "503.html", {"text": text, "retry_url": request.path,
@@ -187,7 +190,7 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
             run_turn(user=request.user, conversation=conversation, customer_message=message)
         except DATABASE_ERRORS:  # the message is stored; Try again answers it (a retry)
             log.warning("database unavailable while answering", exc_info=True)
-            return _unavailable(request, str(MESSAGE_NOT_ANSWERED), retry={
+            return database_unavailable(request, str(MESSAGE_NOT_ANSWERED), retry={
                 "conversation": str(conversation.public_id), "action": "retry"})
     return redirect(_conversation_url(conversation, "composer"))
 
@@ -325,7 +328,7 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
         return _proposal_card(request, customer, public_id)
     except DATABASE_ERRORS:  # done, and a second click replays it
         log.warning("database unavailable after a confirmation", exc_info=True)
-        return _unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
+        return database_unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
 
 
 @require_POST
@@ -344,7 +347,7 @@ def proposal_decline(request: HttpRequest, customer: Customer,
         return _proposal_card(request, customer, public_id)
     except DATABASE_ERRORS:  # declined already; a second click says so again
         log.warning("database unavailable after a decline", exc_info=True)
-        return _unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
+        return database_unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
 
 
 # An error keeps the card (now showing the proposal's real state) and says why.

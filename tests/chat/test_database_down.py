@@ -1,5 +1,6 @@
 """The database unavailable in the views that act (confirm, decline, send): a 503
-with a sentence the customer can act on, never a 500, and nothing half-written."""
+with a sentence the customer can act on, never a 500, and nothing half-written; and
+on any other page, the same 503 page with Try again."""
 
 from __future__ import annotations
 
@@ -174,3 +175,21 @@ def test_a_bug_is_not_reported_as_an_outage(client_for, alice, block_proposal):
     with mock.patch("tools.proposals.proposal_confirm", side_effect=IntegrityError("a bug")), \
             pytest.raises(IntegrityError):
         confirm(client_for(alice), block_proposal, **HTMX)
+
+
+@pytest.mark.parametrize("path", ["/", "/statement/?month=2026-10", "/admin/", "/lab/"])
+def test_any_page_with_the_database_down_is_a_503_that_says_so(client_for, alice, path):
+    client = client_for(alice)
+    with database_down():
+        response = client.get(path)
+    html = response.content.decode()
+    assert response.status_code == 503 and UNREACHABLE in html
+    assert f'href="{path}"' in html.replace("&amp;", "&")  # Try again: the same page
+
+
+def test_a_page_that_fails_for_another_reason_is_still_a_500(client_for, alice):
+    client = client_for(alice)
+    client.raise_request_exception = False
+    with mock.patch("bankbot.views.conversations_for", side_effect=RuntimeError("a bug")):
+        response = client.get("/")
+    assert response.status_code == 500
