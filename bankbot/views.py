@@ -325,7 +325,8 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
     try:
         if not outcome.replayed:
             confirmation_note(proposal=outcome.proposal, response=outcome.response)
-        return _proposal_card(request, customer, public_id)
+        # The proposal as the confirmation left it: no need to read it back.
+        return _proposal_card(request, customer, public_id, proposal=outcome.proposal)
     except DATABASE_ERRORS:  # done, and a second click replays it
         log.warning("database unavailable after a confirmation", exc_info=True)
         return database_unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
@@ -344,7 +345,7 @@ def proposal_decline(request: HttpRequest, customer: Customer,
         return _proposal_card(request, customer, public_id, error=error)
     try:
         decline_note(proposal=proposal)
-        return _proposal_card(request, customer, public_id)
+        return _proposal_card(request, customer, public_id, proposal=proposal)
     except DATABASE_ERRORS:  # declined already; a second click says so again
         log.warning("database unavailable after a decline", exc_info=True)
         return database_unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
@@ -355,8 +356,9 @@ _ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409}
 
 
 def _proposal_card(request: HttpRequest, customer: Customer, public_id: uuid.UUID,
-                   error: DomainError | None = None) -> HttpResponse:
-    proposal = proposals.proposal_get(customer=customer, public_id=public_id)
+                   error: DomainError | None = None,
+                   proposal: Proposal | None = None) -> HttpResponse:
+    proposal = proposal or proposals.proposal_get(customer=customer, public_id=public_id)
     if proposal is None:
         return _proposal_missing(request)
     if not request.htmx:

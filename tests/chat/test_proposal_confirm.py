@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Card
@@ -29,6 +31,19 @@ def test_it_blocks_the_card_and_shows_the_result(client_for, alice, block_propos
     assert html.strip().startswith('<section class="proposal proposal--executed"')  # the partial
     assert "proposal--executed" in html and "Card Visa •••• 4242 is blocked." in html
     assert Card.objects.get(last4="4242").status == "blocked"
+
+
+def test_it_reads_the_proposal_once_the_locked_fetch_and_renders_what_that_left(
+        client_for, alice, block_proposal):
+    client = client_for(alice)
+    with CaptureQueriesContext(connection) as queries:
+        response = confirm(client, block_proposal, **HTMX)
+    reads = [q["sql"] for q in queries.captured_queries
+             if q["sql"].startswith("SELECT") and 'FROM "tools_proposal"' in q["sql"]]
+    assert len(reads) == 1
+    if connection.vendor == "postgresql":  # SQLite has no row locks: its writer lock serves
+        assert "FOR UPDATE" in reads[0]
+    assert "proposal--executed" in response.content.decode()
 
 
 def test_it_adds_the_result_to_the_conversation(client_for, alice, block_proposal):
