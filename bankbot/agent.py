@@ -22,7 +22,7 @@ from bankbot.chat import customer_inputs, message_add
 from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
-from bankbot.output_checks import check_answer
+from bankbot.output_checks import StreamGate, check_answer
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness
 from tools.mandate import mandate_build
@@ -95,7 +95,10 @@ def run_turn(
         messages = [_system_message(), *history_for_model(conversation)]
         tools = harness.tools()  # the same list for every step: built once (Pydantic schemas)
         for _ in range(MAX_TOOL_STEPS):
-            reply = _complete(client, config.model, messages, tools, on_event)
+            # Streamed text is shown a checked sentence at a time (G10); the gate is
+            # new for each model call, so it knows this turn's latest tool results.
+            gate = StreamGate(_known_text(conversation)) if check_output else None
+            reply = _complete(client, config.model, messages, tools, on_event, gate)
             tool_calls = reply.tool_calls or []
             if not tool_calls:
                 if not (reply.content or "").strip():
@@ -182,10 +185,12 @@ def _sources_seen(conversation: Conversation) -> list[Source]:
 
 
 def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
-              tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None]) -> Any:
-    """One streamed model call; tokens go out as they come. The SDK's own stream
-    state accumulates the chunks (given no input tools, it parses no arguments:
-    validating them is the harness's job)."""
+              tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None],
+              gate: StreamGate | None = None) -> Any:
+    """One streamed model call; text goes out as it comes, through ``gate`` (checked
+    sentences only) when there is one. The SDK's own stream state accumulates the
+    chunks (given no input tools, it parses no arguments: validating them is the
+    harness's job)."""
     state = ChatCompletionStreamState()
     stream = client.chat.completions.create(model=model, messages=messages, tools=tools,
                                             stream=True)
@@ -193,7 +198,11 @@ def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
         state.handle_chunk(chunk)
         for choice in chunk.choices:
             if choice.delta.content:
-                on_event(TurnEvent("token", text=choice.delta.content))
+                shown = gate.feed(choice.delta.content) if gate else choice.delta.content
+                if shown:
+                    on_event(TurnEvent("token", text=shown))
+    if gate and (rest := gate.finish()):
+        on_event(TurnEvent("token", text=rest))
     completion = state.get_final_completion()
     if not completion.choices:
         raise TurnFailed("empty_reply", "The assistant returned no answer. Your message is "

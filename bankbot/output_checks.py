@@ -7,7 +7,7 @@ the customer's own words; links and images to other origins are removed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -71,3 +71,75 @@ def check_answer(text: str, *, known_text: Iterable[str]) -> CheckedAnswer:
         problems.append(f"The assistant stated amounts that do not match your records ({shown}); "
                         "please rely on the statement table instead.")
     return CheckedAnswer(text=cleaned, problems=problems)
+
+
+# Where streamed text may be cut: whitespace that does not follow a digit or a
+# separator, so an amount ("15 000.50", "2 500,50") is never shown in two pieces.
+_CUT = re.compile(r"(?<![\d.,])\s+")
+
+
+class StreamGate:
+    """Streamed text reaches the customer a few words at a time, and only what the
+    output check passes (G10): an amount the records do not hold, or a link to
+    another site, is never shown while the answer streams. Text is released up to
+    its last safe cut, and everything released so far is checked as a whole; the
+    first release the check would flag or change closes the gate, and the rest
+    waits for the checked final answer (which replaces the streamed text anyway).
+
+    ``known_text`` is read lazily, once, newest first (as ``check_answer`` reads
+    it), and only if the text states an amount.
+    """
+
+    def __init__(self, known_text: Iterable[str]) -> None:
+        self._known = _Replay(known_text)
+        self._shown = ""
+        self._pending = ""
+        self.closed = False
+
+    def feed(self, delta: str) -> str:
+        """Add streamed text; return what may be shown now ("" for nothing yet)."""
+        if self.closed:
+            return ""
+        self._pending += delta
+        cuts = [m.end() for m in _CUT.finditer(self._pending)]
+        if not cuts:
+            return ""
+        ready, self._pending = self._pending[:cuts[-1]], self._pending[cuts[-1]:]
+        if check_answer(self._shown + ready, known_text=self._known).flagged:
+            self.closed = True
+            return ""
+        self._shown += ready
+        return ready
+
+    def finish(self) -> str:
+        """The stream ended: the rest, if the whole passes the check."""
+        rest, self._pending = self._pending, ""
+        if self.closed or not rest:
+            return ""
+        if check_answer(self._shown + rest, known_text=self._known).flagged:
+            self.closed = True
+            return ""
+        self._shown += rest
+        return rest
+
+
+class _Replay:
+    """An iterable read at most once from its source and replayed after that, so
+    every sentence checks against the same known text without reading it twice."""
+
+    def __init__(self, source: Iterable[str]) -> None:
+        self._source = iter(source)
+        self._seen: list[str] = []
+
+    def __iter__(self) -> Iterator[str]:
+        index = 0
+        while True:
+            if index < len(self._seen):
+                yield self._seen[index]
+            else:
+                item = next(self._source, None)
+                if item is None:
+                    return
+                self._seen.append(item)
+                yield item
+            index += 1

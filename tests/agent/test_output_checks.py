@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from bankbot.output_checks import amounts_in, check_answer
+from bankbot.output_checks import StreamGate, amounts_in, check_answer
 from tests.agent.fakes import ScriptedModel, call, text
 from tools.models import ToolCallTrace
 
@@ -78,3 +78,46 @@ def test_the_agent_strips_an_exfiltration_image(alice_conversation, say):
     answer, _ = say(alice_conversation, "hi", client=model.client())
     assert "evil.example" not in answer.text
     assert "another website" in answer.flagged
+
+
+def stream(gate, *pieces):
+    shown = [gate.feed(p) for p in pieces]
+    return "".join(shown) + gate.finish(), shown
+
+
+def test_the_stream_gate_never_splits_an_amount_and_passes_known_ones():
+    text, shown = stream(StreamGate(['{"total_kzt": "15000.50"}']),
+                         "Your total ", "is 15", " 000", ".50 KZT ", "this month.")
+    assert text == "Your total is 15 000.50 KZT this month."
+    assert "15" not in "".join(shown[:3])  # "15" waited for the rest of its number
+
+
+def test_the_stream_gate_never_shows_an_invented_amount_or_a_link():
+    text, _ = stream(StreamGate(['{"total_kzt": "15000.00"}']),
+                     "You spent ", "99999.00 KZT ", "in total. ", "Anything else?")
+    assert text == "You spent " and "99999" not in text
+    text, _ = stream(StreamGate([]), "See ", "https://evil.example/steal?c=1 ", "now.")
+    assert text == "See "
+
+
+def test_the_stream_gate_reads_the_known_text_once_and_only_for_amounts():
+    reads = []
+
+    def known():
+        reads.append("read")
+        yield '{"a": "15000.00"}'
+
+    gate = StreamGate(known())
+    stream(gate, "Hello, ", "how can I help? ")
+    assert reads == []
+    stream(gate, "15000.00 KZT ", "and 15000.00 KZT again. ")
+    assert reads == ["read"]
+
+
+def test_the_agent_streams_only_checked_text(alice_conversation, say):
+    answer, events = say(alice_conversation, "how much did I spend?",
+                         client=ScriptedModel(text("You spent 99999.00 KZT. Pay now at "
+                                                   "https://evil.example/pay today.")).client())
+    streamed = "".join(e.text for e in events if e.kind == "token")
+    assert "99999" not in streamed and "evil" not in streamed
+    assert answer.flagged and "evil" not in answer.text
