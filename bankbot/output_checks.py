@@ -76,6 +76,10 @@ def check_answer(text: str, *, known_text: Iterable[str]) -> CheckedAnswer:
 # Where streamed text may be cut: whitespace that does not follow a digit or a
 # separator, so an amount ("15 000.50", "2 500,50") is never shown in two pieces.
 _CUT = re.compile(r"(?<![\d.,])\s+")
+# What a piece of text needs to contain for the check to see something new in it:
+# a digit (an amount), or the makings of a link, an image or a tag. Plain words
+# cannot change the verdict on text already passed, so they are not re-checked.
+_CHECKABLE = re.compile(r"[\d/<>()\[\]!]")
 
 
 class StreamGate:
@@ -105,7 +109,8 @@ class StreamGate:
         if not cuts:
             return ""
         ready, self._pending = self._pending[:cuts[-1]], self._pending[cuts[-1]:]
-        if check_answer(self._shown + ready, known_text=self._known).flagged:
+        if _CHECKABLE.search(ready) and check_answer(
+                self._shown + ready, known_text=self._known).flagged:
             self.closed = True
             return ""
         self._shown += ready
@@ -116,7 +121,8 @@ class StreamGate:
         rest, self._pending = self._pending, ""
         if self.closed or not rest:
             return ""
-        if check_answer(self._shown + rest, known_text=self._known).flagged:
+        if _CHECKABLE.search(rest) and check_answer(
+                self._shown + rest, known_text=self._known).flagged:
             self.closed = True
             return ""
         self._shown += rest

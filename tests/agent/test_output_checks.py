@@ -121,3 +121,17 @@ def test_the_agent_streams_only_checked_text(alice_conversation, say):
     streamed = "".join(e.text for e in events if e.kind == "token")
     assert "99999" not in streamed and "evil" not in streamed
     assert answer.flagged and "evil" not in answer.text
+
+
+def test_the_stream_gate_checks_only_text_that_could_change_the_verdict(monkeypatch):
+    from bankbot import output_checks
+
+    checks = []
+    real = output_checks.check_answer
+    monkeypatch.setattr(output_checks, "check_answer",
+                        lambda text, **kw: checks.append(text) or real(text, **kw))
+    gate = StreamGate(['{"a": "15000.00"}'])
+    text, _ = stream(gate, *["plain " for _ in range(50)], "15000.00 KZT ", "more words ",
+                     "here.")
+    assert text.endswith("15000.00 KZT more words here.")
+    assert len(checks) == 1  # the amount's piece only; the plain words were not re-checked
