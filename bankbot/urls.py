@@ -20,3 +20,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
+
+handler403 = "bankbot.views.permission_denied"
+handler404 = "bankbot.views.page_not_found"

@@ -26,6 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
+from django.views import defaults
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.errors import DomainError, InvalidInput, NotFound
@@ -375,3 +376,21 @@ def _proposal_missing(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "bankbot/chat.html#proposal-missing", status=404)
     raise Http404("proposal not found")
+
+
+# --- error pages -------------------------------------------------------------
+# The 403 and 404 pages extend base.html, which reads the session's user: with
+# the database down, rendering them would fail as a 500. They say so instead.
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    try:
+        return defaults.page_not_found(request, exception)
+    except DATABASE_ERRORS:
+        return database_unavailable(request, str(SYSTEMS_UNREACHABLE))
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    try:
+        return defaults.permission_denied(request, exception)
+    except DATABASE_ERRORS:
+        return database_unavailable(request, str(SYSTEMS_UNREACHABLE))

@@ -177,7 +177,8 @@ def test_a_bug_is_not_reported_as_an_outage(client_for, alice, block_proposal):
         confirm(client_for(alice), block_proposal, **HTMX)
 
 
-@pytest.mark.parametrize("path", ["/", "/statement/?month=2026-10", "/admin/", "/lab/"])
+@pytest.mark.parametrize("path", ["/", "/statement/?month=2026-10", "/admin/", "/lab/",
+                                  "/no-such-page/"])
 def test_any_page_with_the_database_down_is_a_503_that_says_so(client_for, alice, path):
     client = client_for(alice)
     with database_down():
@@ -193,3 +194,8 @@ def test_a_page_that_fails_for_another_reason_is_still_a_500(client_for, alice):
     with mock.patch("bankbot.views.conversations_for", side_effect=RuntimeError("a bug")):
         response = client.get("/")
     assert response.status_code == 500
+
+
+def test_the_not_found_page_still_renders_when_the_database_is_up(client_for, alice):
+    response = client_for(alice).get("/no-such-page/")
+    assert response.status_code == 404 and "alice" in response.content.decode()
