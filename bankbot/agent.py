@@ -94,16 +94,20 @@ def run_turn(
         client = client or client_for(config)
         messages = [_system_message(), *history_for_model(conversation)]
         tools = harness.tools()  # the same list for every step: built once (Pydantic schemas)
-        for _ in range(MAX_TOOL_STEPS):
-            # Streamed text is shown a checked sentence at a time (G10); the gate is
-            # new for each model call, so it knows this turn's latest tool results.
-            gate = StreamGate(_known_text(conversation)) if check_output else None
+        # Streamed text is shown only as far as the output check passes it (G10). One
+        # gate for the turn: the browser shows every step's text in one bubble.
+        gate = StreamGate(_known_text(conversation)) if check_output else None
+        for step in range(MAX_TOOL_STEPS):
+            if gate and step:
+                gate.know(_known_text(conversation))  # with this turn's new tool results
             reply = _complete(client, config.model, messages, tools, on_event, gate)
             tool_calls = reply.tool_calls or []
             if not tool_calls:
                 if not (reply.content or "").strip():
                     raise TurnFailed("empty_reply", "The assistant returned an empty answer. "
                                      "Your message is saved; press Retry.")
+                if gate and (rest := gate.finish()):
+                    on_event(TurnEvent("token", text=rest))
                 return _finish(conversation, reply.content or "", ctx, on_event, check_output)
             messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
             for call in tool_calls:
@@ -188,7 +192,7 @@ def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
               tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None],
               gate: StreamGate | None = None) -> Any:
     """One streamed model call; text goes out as it comes, through ``gate`` (checked
-    sentences only) when there is one. The SDK's own stream state accumulates the
+    text only) when there is one. The SDK's own stream state accumulates the
     chunks (given no input tools, it parses no arguments: validating them is the
     harness's job)."""
     state = ChatCompletionStreamState()
@@ -201,8 +205,6 @@ def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
                 shown = gate.feed(choice.delta.content) if gate else choice.delta.content
                 if shown:
                     on_event(TurnEvent("token", text=shown))
-    if gate and (rest := gate.finish()):
-        on_event(TurnEvent("token", text=rest))
     completion = state.get_final_completion()
     if not completion.choices:
         raise TurnFailed("empty_reply", "The assistant returned no answer. Your message is "

@@ -9,9 +9,9 @@ first query (often the session's user) finds PostgreSQL stopped or unreachable.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.deprecation import MiddlewareMixin
 
 from bankbot.consumers import DATABASE_ERRORS, SYSTEMS_UNREACHABLE
 from bankbot.views import database_unavailable
@@ -19,16 +19,15 @@ from bankbot.views import database_unavailable
 log = logging.getLogger(__name__)
 
 
-class DatabaseOutageMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+class DatabaseOutageMiddleware(MiddlewareMixin):
+    """MiddlewareMixin makes it both sync and async capable, so that under Daphne
+    the middleware chain stays async instead of hopping to a thread per request."""
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DATABASE_ERRORS):
             return None  # a bug stays a 500, reported as one
         log.warning("database unavailable: %s %s", request.method, request.path,
                     exc_info=exception)
-        return database_unavailable(request, str(SYSTEMS_UNREACHABLE))
+        # Not one of our own forms (those answer outages themselves): never echo
+        # its fields, which may hold a password.
+        return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)

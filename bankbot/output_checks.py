@@ -53,6 +53,10 @@ def check_answer(text: str, *, known_text: Iterable[str]) -> CheckedAnswer:
     """``known_text``: the conversation's tool results and the customer's own messages,
     read only as far as needed: once every amount in the answer is found, the rest is
     not parsed (give the newest first), and an answer without amounts reads none."""
+    return _check(text, (amounts_in(item) for item in known_text))
+
+
+def _check(text: str, known_amounts: Iterable[set[Decimal]]) -> CheckedAnswer:
     problems = []
     cleaned = _MARKDOWN_IMAGE.sub("[image removed]", text or "")
     cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
@@ -61,8 +65,8 @@ def check_answer(text: str, *, known_text: Iterable[str]) -> CheckedAnswer:
     if cleaned != (text or ""):
         problems.append("The answer linked to another website; the link was removed.")
     unfound = amounts_in(cleaned)
-    for item in known_text if unfound else ():
-        unfound -= amounts_in(item)
+    for amounts in known_amounts if unfound else ():
+        unfound -= amounts
         if not unfound:
             break
     unverified = sorted(unfound)
@@ -90,15 +94,22 @@ class StreamGate:
     first release the check would flag or change closes the gate, and the rest
     waits for the checked final answer (which replaces the streamed text anyway).
 
+    One gate per turn, since the browser joins every model call's text in one
+    bubble: text held at the end of one call waits for the next call's, and only
+    :meth:`finish`, at the end of the turn, releases a last piece without a cut.
     ``known_text`` is read lazily, once, newest first (as ``check_answer`` reads
-    it), and only if the text states an amount.
+    it), and only if the text states an amount; :meth:`know` replaces it when tool
+    results have been added.
     """
 
     def __init__(self, known_text: Iterable[str]) -> None:
-        self._known = _Replay(known_text)
+        self.know(known_text)
         self._shown = ""
         self._pending = ""
         self.closed = False
+
+    def know(self, known_text: Iterable[str]) -> None:
+        self._known = _Replay(amounts_in(item) for item in known_text)
 
     def feed(self, delta: str) -> str:
         """Add streamed text; return what may be shown now ("" for nothing yet)."""
@@ -109,43 +120,41 @@ class StreamGate:
         if not cuts:
             return ""
         ready, self._pending = self._pending[:cuts[-1]], self._pending[cuts[-1]:]
-        if _CHECKABLE.search(ready) and check_answer(
-                self._shown + ready, known_text=self._known).flagged:
+        return self._release(ready)
+
+    def finish(self) -> str:
+        """The turn's answer is complete: the rest, if the whole passes the check."""
+        rest, self._pending = self._pending, ""
+        return self._release(rest) if rest else ""
+
+    def _release(self, ready: str) -> str:
+        if self.closed:
+            return ""
+        if _CHECKABLE.search(ready) and _check(self._shown + ready, self._known).flagged:
             self.closed = True
             return ""
         self._shown += ready
         return ready
 
-    def finish(self) -> str:
-        """The stream ended: the rest, if the whole passes the check."""
-        rest, self._pending = self._pending, ""
-        if self.closed or not rest:
-            return ""
-        if _CHECKABLE.search(rest) and check_answer(
-                self._shown + rest, known_text=self._known).flagged:
-            self.closed = True
-            return ""
-        self._shown += rest
-        return rest
+
+_END = object()
 
 
 class _Replay:
     """An iterable read at most once from its source and replayed after that, so
-    every sentence checks against the same known text without reading it twice."""
+    every check sees the same known amounts without reading or parsing them twice."""
 
-    def __init__(self, source: Iterable[str]) -> None:
+    def __init__(self, source: Iterable[set[Decimal]]) -> None:
         self._source = iter(source)
-        self._seen: list[str] = []
+        self._seen: list[set[Decimal]] = []
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[set[Decimal]]:
         index = 0
         while True:
-            if index < len(self._seen):
-                yield self._seen[index]
-            else:
-                item = next(self._source, None)
-                if item is None:
+            if index == len(self._seen):
+                item = next(self._source, _END)
+                if item is _END:
                     return
                 self._seen.append(item)
-                yield item
+            yield self._seen[index]
             index += 1

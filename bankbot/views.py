@@ -25,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django.views import defaults
 from django.views.decorators.http import require_GET, require_POST
@@ -101,23 +102,35 @@ def database_outage_is_503(view: Callable[..., HttpResponse]) -> Callable[..., H
 
 
 def database_unavailable(request: HttpRequest, text: str, *, public_id: uuid.UUID | None = None,
-                 retry: dict[str, str] | None = None) -> HttpResponse:
+                         retry: dict[str, str] | None = None,
+                         replay: bool = True) -> HttpResponse:
     """503, without touching the database. A confirm card (htmx) stays as it is,
     digest and all, and shows ``text`` in its error slot, so Confirm works again
-    once the bank does; otherwise a page with a Try again button that posts the
-    same form (``retry``: other fields), or for a page, loads it again."""
+    once the bank does. Otherwise a page: for a GET, Try again loads it again; for
+    a POST from one of our own forms (``replay``), Try again posts the same fields
+    (``retry``: other fields instead). Any other POST (a sign-in, an admin form)
+    gets no Try again: its fields, a password among them, are never echoed."""
     if request.htmx and public_id is not None:
         response = render(request, "bankbot/chat.html#proposal-unavailable",
                           {"public_id": public_id, "error": text}, status=503)
         response["HX-Reswap"] = "none"  # only the out-of-band error slot changes
         return response
-    if request.method != "POST":  # a page: Try again loads it again
-        return render(request, "503.html", {"text": text, "reload_url": request.get_full_path()},
+    if request.method != "POST":
+        return render(request, "503.html",
+                      {"text": text, "reload_url": _same_site(request.get_full_path())},
                       status=503)
-    fields = retry if retry is not None else {
-        name: value for name, value in request.POST.items() if name != "csrfmiddlewaretoken"}
-    return render(request, "503.html", {"text": text, "retry_url": request.path,
-                                        "retry_fields": sorted(fields.items())}, status=503)
+    if not replay:
+        return render(request, "503.html", {"text": text}, status=503)
+    fields = list(retry.items()) if retry is not None else [
+        (name, value) for name, values in request.POST.lists() for value in values
+        if name != "csrfmiddlewaretoken"]
+    return render(request, "503.html", {"text": text, "retry_url": _same_site(request.path),
+                                        "retry_fields": sorted(fields)}, status=503)
+
+
+def _same_site(url: str) -> str:
+    """A path of this site to link back to; anything else ("//elsewhere") goes home."""
+    return url if url_has_allowed_host_and_scheme(url, allowed_hosts=None) else reverse("home")
 
 
 def _conversation_or_404(customer: Customer, public_id: Any) -> Conversation:
@@ -386,11 +399,11 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     try:
         return defaults.page_not_found(request, exception)
     except DATABASE_ERRORS:
-        return database_unavailable(request, str(SYSTEMS_UNREACHABLE))
+        return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     try:
         return defaults.permission_denied(request, exception)
     except DATABASE_ERRORS:
-        return database_unavailable(request, str(SYSTEMS_UNREACHABLE))
+        return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import httpx2
+
 from bankbot.output_checks import StreamGate, amounts_in, check_answer
-from tests.agent.fakes import ScriptedModel, call, text
+from tests.agent.fakes import ScriptedModel, _chunk, call, text
 from tools.models import ToolCallTrace
 
 
@@ -127,11 +129,42 @@ def test_the_stream_gate_checks_only_text_that_could_change_the_verdict(monkeypa
     from bankbot import output_checks
 
     checks = []
-    real = output_checks.check_answer
-    monkeypatch.setattr(output_checks, "check_answer",
-                        lambda text, **kw: checks.append(text) or real(text, **kw))
+    real = output_checks._check
+    monkeypatch.setattr(output_checks, "_check",
+                        lambda text, known: checks.append(text) or real(text, known))
     gate = StreamGate(['{"a": "15000.00"}'])
     text, _ = stream(gate, *["plain " for _ in range(50)], "15000.00 KZT ", "more words ",
                      "here.")
     assert text.endswith("15000.00 KZT more words here.")
     assert len(checks) == 1  # the amount's piece only; the plain words were not re-checked
+
+
+def exact_stream(*pieces, tool_call=None):
+    """A streamed reply whose text arrives in exactly these pieces."""
+
+    def reply(request):
+        parts = [_chunk({"role": "assistant", "content": ""})]
+        parts += [_chunk({"content": piece}) for piece in pieces]
+        if tool_call:
+            parts.append(_chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                                 "function": tool_call}]}))
+        parts.append(_chunk({}, "tool_calls" if tool_call else "stop"))
+        parts.append(b"data: [DONE]\n\n")
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"},
+                               content=b"".join(parts))
+
+    return reply
+
+
+def test_the_stream_gate_checks_text_across_the_turns_model_calls(alice_conversation, say):
+    # The browser joins both calls' text in one bubble: "15000" then ".99 KZT" must be
+    # checked together, as 15000.99, which the records do not hold.
+    model = ScriptedModel(
+        exact_stream("You paid 15000", tool_call={"name": "list_cards", "arguments": "{}"}),
+        exact_stream(".99 KZT in total."),
+    )
+    answer, events = say(alice_conversation, "I paid 15000.00 KZT somewhere",
+                         client=model.client())
+    streamed = "".join(e.text for e in events if e.kind == "token")
+    assert "15000" not in streamed and ".99" not in streamed
+    assert streamed == "You paid "

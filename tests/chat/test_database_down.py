@@ -199,3 +199,29 @@ def test_a_page_that_fails_for_another_reason_is_still_a_500(client_for, alice):
 def test_the_not_found_page_still_renders_when_the_database_is_up(client_for, alice):
     response = client_for(alice).get("/no-such-page/")
     assert response.status_code == 404 and "alice" in response.content.decode()
+
+
+def test_a_sign_in_posted_while_the_database_is_down_is_a_503_that_never_echoes_the_password(
+        client):
+    with database_down():
+        response = client.post("/login/", {"username": "alice", "password": "hunter2-SECRET"})
+    html = response.content.decode()
+    assert response.status_code == 503 and UNREACHABLE in html
+    assert "hunter2-SECRET" not in html and "<form" not in html
+
+
+def test_try_again_never_links_to_another_site(client_for, alice):
+    client = client_for(alice)
+    with database_down():
+        response = client.get("//evil.example/x")
+    html = response.content.decode()
+    assert response.status_code == 503 and "evil.example" not in html
+
+
+def test_the_outage_middleware_keeps_the_asgi_middleware_chain_async():
+    # A sync-only middleware makes Django wrap the whole chain in SyncToAsync: a
+    # thread hop on every request under Daphne.
+    from asgiref.sync import SyncToAsync
+    from django.core.handlers.asgi import ASGIHandler
+
+    assert not isinstance(ASGIHandler()._middleware_chain, SyncToAsync)
