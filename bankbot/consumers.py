@@ -243,6 +243,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     # as soon as no turn is running.
     layer_lost = False
     layer_notice_sent = False
+    turn = ""  # the id of this socket's latest turn
     joined = False
     is_open = False
     # When streamed text is due (bankbot/streaming.py); tests put a fake clock here.
@@ -361,6 +362,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def answer(self, message: Message, turn: str, opening: str) -> None:
         """Show the turn's opening fragment, then run the turn in the background."""
         self.answering = self.turn_running = True
+        self.turn = turn  # the flags belong to this turn until another one starts
         await self.broadcast(opening)
         self.start_turn(message, turn)
 
@@ -368,8 +370,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
         conversation, language = self.conversation, self.language
         # The opening fragment has just gone: the answer's text follows in a
         # handful of frames, not one per word (bankbot/streaming.py).
+        def answered() -> None:
+            # On the loop, just before the answer is sent: the customer may write
+            # again as soon as they can see it, not a moment later.
+            if self.turn == turn:
+                self.answering = False
+
         stream = TurnStream(self.broadcast, lambda text: render_text(text, turn=turn),
-                            clock=self.stream_clock)
+                            clock=self.stream_clock, before_last=answered)
 
         def on_event(event: agent.TurnEvent) -> None:
             # On the turn's worker thread: text goes to the stream as it is (rendered
@@ -378,10 +386,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 stream.text(event.text)
                 return
             html = render_event(event, turn=turn, conversation=conversation)
-            if event.kind in ("final", "error"):
-                self.answering = False  # before the customer can see the answer
             if html:
-                stream.fragment(html)
+                stream.fragment(html, last=event.kind in ("final", "error"))
 
         async def run() -> None:
             try:
@@ -393,14 +399,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
                     await stream.close()  # every fragment of the turn has been sent
             except Exception:  # a bug, not a model failure: the page must not hang
                 log.exception("chat turn failed")
-                self.answering = False
+                answered()
                 with translation.override(language):
                     await self.broadcast(render_failure(
                         turn=turn, conversation=conversation,
                         text=_("Something went wrong while answering. Your message is "
                                "saved; press Retry.")))
             finally:
-                self.answering = self.turn_running = False
+                if self.turn == turn:  # a later turn's flags are its own
+                    self.answering = self.turn_running = False
                 if self.layer_lost:
                     await self.layer_failed()
 

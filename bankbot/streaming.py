@@ -16,6 +16,7 @@ The clock is injected, so the rule is tested without waiting on a real one.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Literal
@@ -26,6 +27,8 @@ STREAM_INTERVAL = 0.040  # seconds
 STREAM_MAX_CHARS = 200
 
 Clock = Callable[[], float]
+
+log = logging.getLogger(__name__)
 
 
 class TextCoalescer:
@@ -67,7 +70,7 @@ class TextCoalescer:
         return text
 
 
-Kind = Literal["text", "html", "end"]
+Kind = Literal["text", "html", "last", "end"]
 
 
 class TurnStream:
@@ -82,8 +85,11 @@ class TurnStream:
 
     def __init__(self, send: Callable[[str], Awaitable[None]], render_text: Callable[[str], str],
                  *, interval: float = STREAM_INTERVAL, max_chars: int = STREAM_MAX_CHARS,
-                 clock: Clock = time.monotonic) -> None:
-        self._send, self._render_text = send, render_text
+                 clock: Clock = time.monotonic,
+                 before_last: Callable[[], None] | None = None) -> None:
+        # before_last: called on the loop just before the frame that carries the
+        # turn's last fragment is sent (the consumer lets the customer speak again).
+        self._send, self._render_text, self._before_last = send, render_text, before_last
         self._coalescer = TextCoalescer(interval=interval, max_chars=max_chars, clock=clock)
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[tuple[Kind, str]] = asyncio.Queue()
@@ -94,9 +100,10 @@ class TurnStream:
         """A text delta of the answer. Safe to call from any thread."""
         self._put("text", text)
 
-    def fragment(self, html: str) -> None:
-        """Any other fragment, sent as soon as the fragments before it. Any thread."""
-        self._put("html", html)
+    def fragment(self, html: str, *, last: bool = False) -> None:
+        """Any other fragment, sent as soon as the fragments before it. Any thread.
+        ``last``: the turn's final answer or error."""
+        self._put("last" if last else "html", html)
 
     async def close(self) -> None:
         """Send what is held and wait for every fragment put so far to be sent."""
@@ -122,7 +129,9 @@ class TurnStream:
             if kind == "text":
                 if self._coalescer.add(payload):
                     await self._flush()
-            elif kind == "html":
+            elif kind in ("html", "last"):
+                if kind == "last" and self._before_last is not None:
+                    self._before_last()
                 await self._flush(payload)
             else:
                 if self._coalescer.pending:
@@ -134,4 +143,7 @@ class TurnStream:
         frame = (self._render_text(text) if text else "") + html
         if frame:
             self.frames += 1
-            await self._send(frame)
+            try:
+                await self._send(frame)
+            except Exception:  # one lost frame must not silence the rest of the turn
+                log.exception("chat: a fragment could not be sent")

@@ -178,3 +178,35 @@ async def test_text_from_another_thread_arrives_in_order(clock):
     await stream.close()
     assert "".join(text_of(sent)) == "".join(words)
     assert sent[-1].endswith("<div>final</div>")
+
+
+async def test_a_frame_that_cannot_be_sent_does_not_silence_the_rest_of_the_turn(clock):
+    sent = Sent()
+
+    async def flaky(frame: str) -> None:
+        if "<table>" in frame:
+            raise ConnectionError("the socket went away mid-send")
+        await sent(frame)
+
+    stream = TurnStream(flaky, lambda text: f"<t>{text}</t>", interval=INTERVAL, clock=clock)
+    stream.text("Here:")
+    stream.fragment("<table>T-1001</table>")
+    stream.fragment("<div>final</div>", last=True)
+    await stream.close()  # returns; does not raise the lost frame's error
+    assert sent == ["<div>final</div>"]
+
+
+async def test_the_customer_may_speak_again_just_before_the_last_fragment_goes(clock):
+    events = []
+
+    async def send(frame: str) -> None:
+        events.append(("sent", frame))
+
+    stream = TurnStream(send, lambda text: f"<t>{text}</t>", interval=INTERVAL, clock=clock,
+                        before_last=lambda: events.append(("answered", "")))
+    stream.fragment("<table>T-1001</table>")
+    stream.text("Done.")
+    stream.fragment("<div>final</div>", last=True)
+    await stream.close()
+    assert events == [("sent", "<table>T-1001</table>"), ("answered", ""),
+                      ("sent", "<t>Done.</t><div>final</div>")]
