@@ -15,6 +15,7 @@ from typing import Any
 
 import openai
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
@@ -100,6 +101,7 @@ def run_turn(
         for step in range(MAX_TOOL_STEPS):
             if gate and step:
                 gate.know(_known_text(conversation))  # with this turn's new tool results
+            _release_connection()
             reply = _complete(client, config.model, messages, tools, on_event, gate)
             tool_calls = reply.tool_calls or []
             if not tool_calls:
@@ -140,6 +142,15 @@ def run_turn(
         log.warning("model failure: %s", error)
         return _fail(conversation, ctx, "model_error", "The assistant's answer could not be "
                      "read. Your message is saved; press Retry.", on_event)
+
+
+def _release_connection() -> None:
+    """A turn does not hold a pooled database connection while it waits for the
+    model (seconds, with a real one): it gives it back to the pool, and its next
+    query takes one again. Otherwise DB_POOL_MAX_SIZE would cap a worker's
+    concurrent turns, and every request would queue behind them."""
+    if getattr(connection, "pool", None) is not None and not connection.in_atomic_block:
+        connection.close()
 
 
 def _system_message() -> dict[str, str]:

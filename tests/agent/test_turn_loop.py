@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from django.test import override_settings
 
 from accounts.models import Card
@@ -11,7 +12,7 @@ from bankbot.agent import MAX_TOOL_STEPS
 from bankbot.chat import confirmation_note
 from bankbot.llm.config import ModelConfig
 from bankbot.models import Message
-from tests.agent.fakes import ScriptedModel, call, text
+from tests.agent.fakes import ScriptedModel, call, sse, text
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm
 
@@ -119,3 +120,19 @@ def test_the_compromised_model_attempts_the_planted_dispute_and_the_harness_refu
     assert set(attempted.values_list("decision", flat=True)) == {"deny"}
     assert not Proposal.objects.exists()
     assert not Dispute.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_holds_no_pooled_connection_while_the_model_thinks(alice_conversation, say):
+    from django.db import connection
+
+    if getattr(connection, "pool", None) is None:
+        pytest.skip("only PostgreSQL's connection pool lends connections")
+    held = []
+
+    def model(request):
+        held.append(connection.connection is not None)
+        return sse(text("You have two cards."))
+
+    answer, _ = say(alice_conversation, "show my cards", client=ScriptedModel(model).client())
+    assert held == [False] and answer.text.strip() == "You have two cards."
