@@ -43,6 +43,13 @@ class External:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("External values are immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("External values are immutable")
+
+    def __reduce__(self) -> tuple[type[External], tuple[str, str]]:
+        # copy and deepcopy rebuild it through __init__ (the slots cannot be set).
+        return (External, (self.text, self.author))
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, External) and self.text == other.text
                 and self.author == other.author)

@@ -122,8 +122,8 @@ def get_statement(ctx: ActionContext, args: GetStatementArgs) -> dict[str, Any]:
 def rows_traced(data: dict[str, Any]) -> dict[str, Any]:
     """What the trace keeps of a list of transactions: which rows, not their text.
 
-    Posted transactions are bank records, so the references say exactly what the
-    model was shown; the text itself is in the conversation's tool message. A
+    The references name the rows the model was shown, with the count and total;
+    the text itself, as shown, is stored with the conversation's tool message. A
     statement traced verbatim cost more than the statement's own queries
     (docs/benchmarks.md, part a).
     """
