@@ -74,3 +74,50 @@ async def test_a_crash_in_the_turn_still_ends_with_a_retry(connect, alice, alice
     await receive_until(communicator, 'data-state="done"')
     assert await database_sync_to_async(roles)(alice_conversation) == ["customer", "assistant"]
     await communicator.disconnect()
+
+
+async def test_a_turn_that_ends_late_does_not_free_the_next_turn(connect, alice,
+                                                                 alice_conversation,
+                                                                 monkeypatch):
+    # Turn A has sent its answer, but its task is still finishing when message B
+    # starts turn B. A's end must not clear B's flags: a message sent while B runs
+    # is still told to wait.
+    import asyncio
+    import threading
+
+    from bankbot import consumers
+    from bankbot.streaming import TurnStream
+
+    a_may_end, b_may_run = asyncio.Event(), threading.Event()
+    closes, runs = [], []
+    real_close, real_run = TurnStream.close, consumers.run_turn_in_thread
+
+    async def close(self):
+        await real_close(self)
+        closes.append(self)
+        if len(closes) == 1:
+            await a_may_end.wait()  # turn A's task, held after its last fragment
+
+    def run(**kwargs):
+        runs.append(kwargs["message"].text)
+        if len(runs) == 2:
+            b_may_run.wait(10)  # turn B, held before it answers
+        return real_run(**kwargs)
+
+    monkeypatch.setattr(TurnStream, "close", close)
+    monkeypatch.setattr(consumers, "run_turn_in_thread", run)
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="a"))
+    await receive_until(communicator, 'data-state="done"')
+    await communicator.send_to(text_data=frame(text="Hello again", client_message_id="b"))
+    await receive_until(communicator, 'data-state="streaming"')  # turn B has begun
+    a_may_end.set()  # turn A's task ends while B runs
+    for _ in range(10):
+        await asyncio.sleep(0)
+    await communicator.send_to(text_data=frame(text="Third", client_message_id="c"))
+    notice = await communicator.receive_from(timeout=10)
+    b_may_run.set()
+    assert "Please wait for the answer" in notice
+    await receive_until(communicator, 'data-state="done"')
+    assert (await database_sync_to_async(roles)(alice_conversation)).count("customer") == 2
+    await communicator.disconnect()
