@@ -3,8 +3,10 @@
     bin/bench                     all parts: a confirm d b c e
     bin/bench --parts a,confirm   some of them
     bin/bench --quick             smaller sizes, for a smoke run
+    bin/bench --json              the whole report on stdout instead of the summary
 
-Loopback only, bounded in time and count. Prints a Markdown summary and writes
+Loopback only, bounded in time and count. Says on stderr what it is doing, prints a
+Markdown summary of the ratios against their goals, and writes every figure to
 reports/bench.json. Benchmarks are not tests: nothing asserts on time.
 """
 
@@ -249,30 +251,97 @@ def bench_lab() -> dict[str, Any]:
             "tail": done.stdout.strip().splitlines()[-12:], "goal": "< 60 s on two cores"}
 
 
+PARTS = ("a", "confirm", "d", "b", "c", "e")
+_started = time.monotonic()
+
+
+def step(text: str) -> None:
+    """Progress, on stderr: the summary on stdout stays clean."""
+    print(f"==> [{time.monotonic() - _started:5.0f} s] {text}", file=sys.stderr, flush=True)
+
+
+def _x(value: float) -> str:
+    return f"{value:.2f}×"
+
+
+def summary(report: dict[str, Any]) -> str:
+    """The ratios of a report against their goals, as a Markdown table."""
+    rows = []
+    engines = [(name, report[key]) for name, key in (("PostgreSQL", "postgresql"),
+                                                     ("SQLite", "sqlite")) if key in report]
+    if any("a" in figures for _, figures in engines):
+        rows.append(("a", "guarded read vs the bare selector", ", ".join(
+            f"{name} {_x(f['a']['ratio'])}" for name, f in engines if "a" in f), "≤ 1.5×"))
+    if any("confirm" in figures for _, figures in engines):
+        rows.append(("issue 3", "confirm-plus-execute vs the bare service", "; ".join(
+            f"{name} dispute {_x(f['confirm']['ratio_dispute'])}, "
+            f"block {_x(f['confirm']['ratio_block'])}" for name, f in engines
+            if "confirm" in f), "≤ 2×"))
+    if "d" in report:
+        d = report["d"]
+        rows.append(("d", "statement, 1,000,000 transactions vs 1,000",
+                     f"busy month {_x(d['ratio_busy'])} (vs an equal page "
+                     f"{_x(d['ratio_busy_vs_full_page'])}), history {_x(d['ratio_history'])}; "
+                     f"memory: busy vs an equal page {_x(d['memory_ratio_busy_vs_full_page'])}, "
+                     f"history {_x(d['memory_ratio_history'])}", "≤ 1.5×, memory flat"))
+    if "b" in report:
+        b = report["b"]
+        rows.append(("b", "confirm endpoint vs a one-INSERT view",
+                     f"throughput {b['throughput_ratio']:.2f}, p99 {_x(b['p99_ratio'])}",
+                     "≥ 0.7, p99 ≤ 2×"))
+    if "c" in report:
+        c = report["c"]
+        rows.append(("c", "chat turns vs echo frames, 50 sockets",
+                     f"{c['ratio']:.4f} ({c['chat']['per_second']:.1f} turns/s, "
+                     f"{c['chat']['failed_turns']} failed)", "≥ 0.3"))
+    if "e" in report:
+        e = report["e"]
+        rows.append(("e", "the lab corpus, both harnesses and behaviours",
+                     f"{e['wall_seconds']:.1f} s (exit code {e['exit_code']})", "< 60 s"))
+    lines = ["| | what | measured | goal |", "|---|---|---|---|"]
+    lines += [f"| {part} | {what} | {measured} | {goal} |" for part, what, measured, goal in rows]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="bin/bench")
-    parser.add_argument("--parts", default="a,confirm,d,b,c,e")
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated, from: {', '.join(PARTS)}")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, a smoke run")
+    parser.add_argument("--json", action="store_true",
+                        help="print the whole report instead of the summary")
     args = parser.parse_args()
-    parts = set(args.parts.split(","))
+    parts = {part.strip() for part in args.parts.split(",") if part.strip()}
+    unknown = sorted(parts - set(PARTS))
+    if unknown or not parts:
+        parser.error(f"unknown part(s): {', '.join(unknown) or '(none given)'}; "
+                     f"choose from {', '.join(PARTS)}")
     quick = args.quick
     report: dict[str, Any] = {"machine": machine(), "quick": quick}
+    step("PostgreSQL and Redis (bin/services)")
     pg = services_env()["DATABASE_URL"]
     sizes = {"read_calls": 20 if quick else 100, "write_calls": 5 if quick else 20}
     if parts & {"a", "confirm"}:
         chosen = sorted(parts & {"a", "confirm"})
+        step(f"{' and '.join(chosen)} on SQLite")
         with tempfile.TemporaryDirectory() as tmp:
             report["sqlite"] = inproc(f"sqlite:///{tmp}/bench.sqlite3", {"parts": chosen, **sizes})
+        step(f"{' and '.join(chosen)} on PostgreSQL")
         report["postgresql"] = inproc(fresh_pg_database(pg, "bankbot_bench"),
                                       {"parts": chosen, **sizes})
     if "d" in parts:
         big = 100_000 if quick else 1_000_000
+        step(f"d: a statement on {big:,} transactions vs 1,000 (loading the table takes "
+             "the longest)")
         report["d"] = inproc(fresh_pg_database(pg, "bankbot_bench_big"),
                              {"parts": ["d"], "big": big, "small": 1_000, "d_calls": 10,
                               "population": 200 if quick else 2_000})["d"]
     if parts & {"b", "c"}:
+        step(f"{' and '.join(sorted(parts & {'b', 'c'}))}: two Daphne workers behind nginx "
+             "(bin/scale), wrk and 50 WebSockets")
         report.update(bench_live(pg, parts, quick))
     if "e" in parts:
+        step("e: the lab corpus")
         report["e"] = bench_lab()
     out = ROOT / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
@@ -282,8 +351,12 @@ def main() -> None:
             value["measured_at"] = report["machine"]["date"]
     previous = json.loads(out.read_text()) if out.exists() else {}
     out.write_text(json.dumps({**previous, **report}, indent=2))
-    json.dump(report, sys.stdout, indent=2)
-    print(f"\nwritten to {out}")
+    step(f"done; every figure is in {out.relative_to(ROOT)}")
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
+        print()
+    else:
+        print(summary(report))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,34 @@
+"""bin/bench's own behaviour (not its timings: benchmarks are not tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from django.conf import settings
+
+from bench.__main__ import summary
+
+
+def test_it_refuses_an_unknown_part_before_starting_anything():
+    done = subprocess.run([sys.executable, "-m", "bench", "--parts", "a,zz"],
+                          cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "unknown part(s): zz; choose from a, confirm, d, b, c, e" in done.stderr
+    assert "PostgreSQL" not in done.stderr  # nothing was started
+
+
+def test_its_summary_sets_each_ratio_against_its_goal():
+    report = {
+        "postgresql": {"a": {"ratio": 1.456}, "confirm": {"ratio_dispute": 2.5,
+                                                           "ratio_block": 3.25}},
+        "b": {"throughput_ratio": 0.34, "p99_ratio": 2.0},
+        "e": {"wall_seconds": 9.94, "exit_code": 0},
+    }
+    lines = summary(report).splitlines()
+    assert lines[:2] == ["| | what | measured | goal |", "|---|---|---|---|"]
+    assert "| a | guarded read vs the bare selector | PostgreSQL 1.46× | ≤ 1.5× |" in lines
+    assert any("dispute 2.50×, block 3.25×" in line and "≤ 2×" in line for line in lines)
+    assert any("throughput 0.34, p99 2.00×" in line for line in lines)
+    assert any("9.9 s (exit code 0)" in line for line in lines)
+    assert not any(line.startswith(("| c ", "| d ")) for line in lines)  # parts not run
