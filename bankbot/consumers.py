@@ -71,7 +71,7 @@ LAYER_ERRORS: tuple[type[Exception], ...] = (OSError, RedisError)
 DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 # "Try Again Later" (1013) in the application range: Daphne (autobahn) lets an
 # application close with 1000 or 3000-4999 only.
-LAYER_DOWN_CLOSE_CODE = 4013
+TRY_AGAIN_LATER_CLOSE_CODE = 4013
 
 SYSTEMS_UNREACHABLE = gettext_lazy(
     "The bank's systems are not reachable right now. Nothing was done; please try again "
@@ -278,13 +278,23 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        found = await database_sync_to_async(_own_conversation)(
-            user, self.scope["url_route"]["kwargs"]["public_id"])
+        self.language = _language(self.scope)
+        try:
+            found = await database_sync_to_async(_own_conversation)(
+                user, self.scope["url_route"]["kwargs"]["public_id"])
+        except DATABASE_ERRORS:
+            # Said here, not raised: an exception would first wait for the channel
+            # layer's pending receive to give up (seconds, with Redis).
+            log.warning("chat: the database failed while a socket opened", exc_info=True)
+            await self.accept()
+            with translation.override(self.language):
+                await self.notice(str(SYSTEMS_UNREACHABLE))
+            await self.close(code=TRY_AGAIN_LATER_CLOSE_CODE)
+            return
         if found is None:  # not a customer, or not their conversation
             await self.close()
             return
         self.user, self.conversation = found
-        self.language = _language(self.scope)
         self.group = group_name(self.conversation)
         if not self.layer_lost:
             try:
@@ -441,7 +451,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 await self.notice(str(LIVE_CHAT_DOWN))
         if not self.turn_running:
             self.is_open = False
-            await self.close(code=LAYER_DOWN_CLOSE_CODE)
+            await self.close(code=TRY_AGAIN_LATER_CLOSE_CODE)
 
     async def notice(self, text: str) -> None:
         """A notice for this socket only, sent directly (never through the group)."""

@@ -53,9 +53,10 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (stickToBottom) scrollToEnd();
   });
-  // 4013: the server is up but live chat is not (Redis down); it said so in a
-  // notice. The ws extension only retries standard codes, so try again here,
-  // after a pause, and clear the notice once the socket is back.
+  // 4013: the server is up but cannot serve the chat just now (Redis or the
+  // database down); it said so in a notice. The ws extension only retries
+  // standard codes, so try again here, after a pause, and clear the notice once
+  // the socket is back.
   var LIVE_CHAT_UNAVAILABLE = 4013;
   var RETRY_AFTER_MS = 20000;
   document.addEventListener("htmx:wsOpen", function () {

@@ -34,3 +34,20 @@ async def test_a_retry_the_database_cannot_look_up_gets_a_notice(connect, alice,
     await communicator.send_to(text_data=frame(action="retry"))
     assert "Nothing was done" in await communicator.receive_from(timeout=5)
     await communicator.disconnect()
+
+
+def refused(*args, **kwargs):
+    raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+
+
+async def test_a_socket_opening_while_the_database_is_down_is_told_so_and_closed_to_retry(
+        connect, alice, alice_conversation, monkeypatch):
+    from bankbot.consumers import TRY_AGAIN_LATER_CLOSE_CODE
+
+    monkeypatch.setattr("bankbot.consumers._own_conversation", refused)
+    communicator, connected = await connect(alice_conversation, user=alice.user)
+    assert connected  # accepted, so the page hears why, not a failed handshake
+    notice = await communicator.receive_from(timeout=5)
+    assert 'id="notices"' in notice and "not reachable right now" in notice
+    closed = await communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from bankbot.consumers import LAYER_DOWN_CLOSE_CODE, group_name
+from bankbot.consumers import TRY_AGAIN_LATER_CLOSE_CODE, group_name
 from tests.chat.conftest import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,7 +40,7 @@ async def assert_told_and_closed(communicator, says: str = LIVE_CHAT_DOWN) -> No
     notice = await communicator.receive_from(timeout=5)
     assert '<div id="notices" hx-swap-oob="innerHTML">' in notice and says in notice
     closed = await communicator.receive_output(timeout=5)
-    assert closed == {"type": "websocket.close", "code": LAYER_DOWN_CLOSE_CODE}
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}
 
 
 def roles(conversation) -> list[str]:
@@ -116,7 +116,7 @@ async def test_a_turn_whose_group_send_fails_is_stored_and_sent_directly(
     assert "Hello" in fragments[0] and 'hx-swap-oob="beforeend:#messages"' in fragments[0]
     assert LIVE_CHAT_DOWN in fragments[1]  # after the opening fragment, which clears notices
     closed = await communicator.receive_output(timeout=5)  # once the turn has ended
-    assert closed == {"type": "websocket.close", "code": LAYER_DOWN_CLOSE_CODE}
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}
     assert await database_sync_to_async(roles)(alice_conversation) == ["customer", "assistant"]
     await communicator.disconnect()
 

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from bankbot.consumers import LAYER_DOWN_CLOSE_CODE
+from bankbot.consumers import TRY_AGAIN_LATER_CLOSE_CODE
 from tests.chat.conftest import ORIGIN, session_cookie
 from tests.scale.conftest import DatabaseLink
 from tests.scale.test_channel_layer import settings_with
@@ -75,7 +75,7 @@ async def assert_told_and_closed(communicator: WebsocketCommunicator) -> None:
     notice = await communicator.receive_from(timeout=BOUND)
     assert '<div id="notices" hx-swap-oob="innerHTML">' in notice and LIVE_CHAT_DOWN in notice
     closed = await communicator.receive_output(timeout=BOUND)
-    assert closed == {"type": "websocket.close", "code": LAYER_DOWN_CLOSE_CODE}
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}
 
 
 async def test_a_socket_is_told_at_once_when_redis_is_down(use_redis, closed_port, alice,
