@@ -13,21 +13,10 @@ import pytest
 from django.db import connection
 from django.db.models import Count, Sum
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from accounts.models import Account, Customer, HourlyTotal, Transaction
 from accounts.selectors import parse_month, statement_for_month
-
-
-def local(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.get_current_timezone())
-
-
-def add(customer: Customer, reference: str, posted_at: datetime, amount: str) -> Transaction:
-    return Transaction.objects.create(
-        account=customer.accounts.get(), reference=reference, posted_at=posted_at,
-        amount=Decimal(amount), merchant="Magnum Cash&Carry", description="Groceries",
-    )
+from tests.accounts.helpers import add, local
 
 
 def kept() -> dict[tuple[int, datetime], tuple[int, Decimal]]:

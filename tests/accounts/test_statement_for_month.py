@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
 
 from accounts.errors import InvalidInput
-from accounts.models import Customer, Transaction
+from accounts.models import Transaction
 from accounts.selectors import statement_for_month
-
-
-def local(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.get_current_timezone())
-
-
-def add(customer: Customer, reference: str, posted_at: datetime, amount: str) -> Transaction:
-    return Transaction.objects.create(
-        account=customer.accounts.get(), reference=reference, posted_at=posted_at,
-        amount=Decimal(amount), merchant="Magnum Cash&Carry", description="Groceries",
-    )
+from tests.accounts.helpers import add, local
 
 
 def references(rows: list[Transaction]) -> list[str]:
