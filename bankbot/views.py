@@ -96,7 +96,7 @@ def database_outage_is_503(view: Callable[..., HttpResponse]) -> Callable[..., H
             log.warning("database unavailable: %s %s", request.method, request.path,
                         exc_info=True)
             return database_unavailable(request, str(SYSTEMS_UNREACHABLE),
-                                public_id=kwargs.get("public_id"))
+                                        public_id=kwargs.get("public_id"))
 
     return wrapped
 
@@ -395,15 +395,17 @@ def _proposal_missing(request: HttpRequest) -> HttpResponse:
 # The 403 and 404 pages extend base.html, which reads the session's user: with
 # the database down, rendering them would fail as a 500. They say so instead.
 
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    try:
-        return defaults.page_not_found(request, exception)
-    except DATABASE_ERRORS:
-        return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)
+def _outage_said(page: Callable[[HttpRequest, Exception], HttpResponse]
+                 ) -> Callable[[HttpRequest, Exception], HttpResponse]:
+    @functools.wraps(page)
+    def handler(request: HttpRequest, exception: Exception) -> HttpResponse:
+        try:
+            return page(request, exception)
+        except DATABASE_ERRORS:
+            return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)
+
+    return handler
 
 
-def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
-    try:
-        return defaults.permission_denied(request, exception)
-    except DATABASE_ERRORS:
-        return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)
+page_not_found = _outage_said(defaults.page_not_found)
+permission_denied = _outage_said(defaults.permission_denied)
