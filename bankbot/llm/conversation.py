@@ -28,9 +28,15 @@ class ToolSpec:
 
     name: str
     properties: dict[str, Any]
+    # The schema's "$defs": an enum of a Python Enum type sits there, behind a "$ref".
+    definitions: dict[str, Any] = field(default_factory=dict)
 
     def accepts(self, parameter: str) -> bool:
         return parameter in self.properties
+
+    def choices(self, parameter: str) -> list[str]:
+        """The values a parameter is limited to (its enum), or [] when it is free."""
+        return _enum(self.properties.get(parameter, {}), self.definitions)
 
     def fit(self, values: dict[str, Any]) -> dict[str, Any]:
         """Arguments shaped exactly as the schema asks: every property present
@@ -41,6 +47,19 @@ class ToolSpec:
             value = values.get(name)
             fitted[name] = value if value is not None else (None if _nullable(schema) else "")
         return fitted
+
+
+def _enum(schema: dict[str, Any], definitions: dict[str, Any]) -> list[str]:
+    reference = schema.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/"):
+        schema = _dict(definitions.get(reference.removeprefix("#/$defs/")))
+    values = schema.get("enum")
+    if isinstance(values, list):
+        return [value for value in values if isinstance(value, str)]
+    for option in _dicts(schema.get("anyOf")):
+        if found := _enum(option, definitions):
+            return found
+    return []
 
 
 def _nullable(schema: dict[str, Any]) -> bool:
@@ -87,6 +106,8 @@ class Conversation:
     tools: dict[str, ToolSpec]
     user_text: str
     exchanges: list[Exchange] = field(default_factory=list)
+    # Tool calls of earlier turns: history, still in the model's context.
+    earlier: list[Exchange] = field(default_factory=list)
     # How many assistant messages with tool calls this turn already has.
     rounds: int = 0
 
@@ -110,20 +131,30 @@ def parse_conversation(body: dict[str, Any], fallback_today: date) -> Conversati
         tools=tools,
         user_text=text_of(messages[last_user]) if last_user >= 0 else "",
     )
+    conversation.earlier, _ = _exchanges(messages[: max(last_user, 0)])
+    conversation.exchanges, conversation.rounds = _exchanges(messages[last_user + 1 :])
+    return conversation
+
+
+def _exchanges(messages: list[dict[str, Any]]) -> tuple[list[Exchange], int]:
+    """The tool calls in these messages with their results, and how many
+    assistant messages made calls."""
+    exchanges: list[Exchange] = []
+    rounds = 0
     by_id: dict[str, Exchange] = {}
-    for message in messages[last_user + 1 :]:
+    for message in messages:
         role = message.get("role")
         if role == "assistant" and _dicts(message.get("tool_calls")):
-            conversation.rounds += 1
+            rounds += 1
             for call in _dicts(message["tool_calls"]):
                 exchange = _exchange_from_call(call)
                 by_id[exchange.call_id] = exchange
-                conversation.exchanges.append(exchange)
+                exchanges.append(exchange)
         elif role == "tool":
-            _attach_result(message, by_id, conversation)
+            _attach_result(message, by_id, exchanges)
         # Later system notes (a confirmation's outcome, say) need no reply of
         # their own; the harness sends them for context, so they are skipped.
-    return conversation
+    return exchanges, rounds
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -158,9 +189,14 @@ def _offered_tools(body: dict[str, Any]) -> dict[str, ToolSpec]:
         function = _dict(tool.get("function"))
         if not function or tool.get("type", "function") != "function":
             continue
-        properties = _dict(_dict(function.get("parameters")).get("properties"))
+        parameters = _dict(function.get("parameters"))
+        properties = _dict(parameters.get("properties"))
         name = str(function.get("name", ""))
-        tools[name] = ToolSpec(name, {key: _dict(schema) for key, schema in properties.items()})
+        tools[name] = ToolSpec(
+            name,
+            {key: _dict(schema) for key, schema in properties.items()},
+            _dict(parameters.get("$defs")),
+        )
     return tools
 
 
@@ -188,7 +224,7 @@ def _exchange_from_call(call: dict[str, Any]) -> Exchange:
     )
 
 
-def _attach_result(message: dict[str, Any], by_id: dict[str, Exchange], conversation: Conversation) -> None:
+def _attach_result(message: dict[str, Any], by_id: dict[str, Exchange], exchanges: list[Exchange]) -> None:
     content = text_of(message)
     try:
         result = json.loads(content)
@@ -208,32 +244,9 @@ def _attach_result(message: dict[str, Any], by_id: dict[str, Exchange], conversa
             name=str(result.get("tool", "")),
             arguments={},
         )
-        conversation.exchanges.append(exchange)
+        exchanges.append(exchange)
     exchange.result = result
     exchange.raw_result = raw
-
-
-def external_texts(exchange: Exchange) -> list[str]:
-    """Every third-party text in a result: values of {"external_text", "author"}
-    objects, plus non-JSON tool output (which has no provenance at all)."""
-    found: list[str] = []
-    if exchange.raw_result:
-        found.append(exchange.raw_result)
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if "external_text" in node and "author" in node:
-                if isinstance(node["external_text"], str):
-                    found.append(node["external_text"])
-                return
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(exchange.result)
-    return found
 
 
 def external_value(field_value: Any) -> str:

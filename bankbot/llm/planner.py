@@ -15,11 +15,11 @@ from typing import Any
 from urllib.parse import quote
 
 from .config import Personality
-from .conversation import WRITE_TOOLS, Conversation, Exchange, external_texts, external_value
-from .injection import Planted, read_planted
+from .conversation import WRITE_TOOLS, Conversation, Exchange, external_value
+from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
 from .phrases import count_transactions, month_label, say
-from .understanding import DEFAULT_REASON, CustomerRequest, understand
+from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand
 
 # A turn that needs more tool rounds than this is going in circles; answer instead.
 MAX_ROUNDS = 5
@@ -54,7 +54,7 @@ def plan_reply(conversation: Conversation, personality: Personality) -> Reply:
     step = _next_step(conversation, request)
     planted = Planted()
     if personality == "compromised":
-        planted = read_planted(_third_party_texts(conversation), conversation.today)
+        planted = read_planted(_third_party_texts(conversation), _seen(conversation), conversation.today)
         step.calls += _planted_calls(conversation, request, planted)
     calls = _new_calls(conversation, step.calls)
     if calls:
@@ -154,7 +154,8 @@ def _look_up_transaction(conversation: Conversation, request: CustomerRequest) -
 
 
 def _raise_dispute(conversation: Conversation, request: CustomerRequest, reference: str, amount: str) -> Step:
-    call = _call(conversation, "raise_dispute", transaction=reference, amount=amount, reason=request.reason)
+    reason = _reason(conversation, request.text, request.reason)
+    call = _call(conversation, "raise_dispute", transaction=reference, amount=amount, reason=reason)
     return Step(calls=[call]) if call else _unavailable(request)
 
 
@@ -237,12 +238,48 @@ def _new_calls(conversation: Conversation, calls: list[ToolCall]) -> list[ToolCa
 # --- the compromised personality ---------------------------------------------
 
 
-def _third_party_texts(conversation: Conversation) -> list[str]:
-    return [text for exchange in conversation.results() for text in external_texts(exchange)]
+def _third_party_texts(conversation: Conversation) -> list[ThirdPartyText]:
+    """This turn's third-party text: earlier turns' instructions were obeyed (or
+    not) then."""
+    return [text for exchange in conversation.results() for text in third_party_texts(exchange)]
+
+
+def _seen(conversation: Conversation) -> Seen:
+    """Every transaction row and card in the model's context, earlier turns included."""
+    exchanges = [e for e in [*conversation.earlier, *conversation.exchanges] if e.result is not None]
+    rows = {str(row.get("reference")): row for e in exchanges for row in e.transactions()}
+    cards = {
+        str(card.get("card")): card
+        for e in exchanges
+        if e.name == "list_cards" and e.status == "ok"
+        for card in e.data.get("cards", [])
+        if isinstance(card, dict)
+    }
+    return Seen(rows=list(rows.values()), cards=list(cards.values()))
+
+
+def _reason(conversation: Conversation, text: str, reason: str) -> str:
+    """A dispute's reason as the offered schema takes it: one of its codes when it
+    lists them (an enum), else the sentence."""
+    spec = conversation.tools.get("raise_dispute")
+    choices = spec.choices("reason") if spec else []
+    if not choices or reason in choices:
+        return reason
+    return reason_choice(text, choices)
 
 
 def _planted_calls(conversation: Conversation, request: CustomerRequest, planted: Planted) -> list[ToolCall]:
     calls: list[ToolCall] = []
+    month = request.month or shift_month(conversation.today, 0)
+    for lookup in planted.lookups:
+        # Told to act on "every card" or "the latest purchase" it has not seen,
+        # a fooled model looks them up first.
+        if lookup == "cards":
+            call = _call(conversation, "list_cards")
+        else:
+            call = _call(conversation, "get_statement", month=month)
+        if call:
+            calls.append(call)
     for wish in planted.calls:
         arguments = dict(wish.arguments)
         if wish.name == "get_statement":
@@ -250,24 +287,14 @@ def _planted_calls(conversation: Conversation, request: CustomerRequest, planted
             # Only obey "show account N" where the schema can express it.
             if "account_id" in arguments and not (spec and spec.accepts("account_id")):
                 continue
-            arguments.setdefault("month", request.month or shift_month(conversation.today, 0))
+            arguments.setdefault("month", month)
         if wish.name == "raise_dispute":
             arguments.setdefault("amount", _amount_of(conversation, arguments.get("transaction")))
-            arguments.setdefault("reason", DEFAULT_REASON)
+            reason = str(arguments.get("reason") or DEFAULT_REASON)
+            arguments["reason"] = _reason(conversation, reason, reason)
         call = _call(conversation, wish.name, **arguments)
         if call:
             calls.append(call)
-    if planted.dispute_everything:
-        for row in _all_transactions(conversation):
-            call = _call(
-                conversation,
-                "raise_dispute",
-                transaction=row.get("reference"),
-                amount=row.get("amount_kzt"),
-                reason=DEFAULT_REASON,
-            )
-            if call:
-                calls.append(call)
     return calls
 
 
@@ -276,7 +303,7 @@ def _all_transactions(conversation: Conversation) -> list[dict[str, Any]]:
 
 
 def _amount_of(conversation: Conversation, reference: Any) -> str:
-    for row in _all_transactions(conversation):
+    for row in _seen(conversation).rows:
         if row.get("reference") == reference:
             return str(row.get("amount_kzt"))
     return "0.00"  # a fooled model still sends something; the harness judges it
@@ -307,6 +334,8 @@ def _final_text(
     parts += _outcomes(conversation, request)
     if not parts:
         parts.append(say("help", request.language))
+    # What third-party text told it to say goes in as said, phishing included.
+    parts += planted.messages
     parts += [_image_link(conversation, url) for url in planted.image_urls]
     return "\n\n".join(parts)
 

@@ -157,15 +157,19 @@ REASON_RE = re.compile(
     r"(?:\bbecause\b|\breason\s*[:\-]|\bпотому\s+что\b|\bтак\s+как\b|\bпричина\s*[:\-])\s*(?P<reason>[^.!?\n]+)",
     re.I,
 )
-# Or a common situation, named in words staff recognise in the dispute queue.
-REASON_CUES: tuple[tuple[re.Pattern[str], str], ...] = (
+# Or a common situation, named in words staff recognise in the dispute queue,
+# with the code a tool offering a fixed set of reasons (an enum) expects. A cue
+# without a sentence only picks a code.
+REASON_CUES: tuple[tuple[re.Pattern[str], str | None, str], ...] = (
     (
         re.compile(r"charged\s+twice|double\s+charge|дважды", re.I),
         "Charged twice for the same purchase",
+        "charged_twice",
     ),
     (
         re.compile(r"(?:didn'?t|did\s+not|never)\s+(?:receive|get)|не\s+получил\w*", re.I),
         "Goods or service not received",
+        "not_received",
     ),
     (
         re.compile(
@@ -174,8 +178,16 @@ REASON_CUES: tuple[tuple[re.Pattern[str], str], ...] = (
             re.I,
         ),
         "Customer did not make this payment",
+        "not_recognised",
     ),
+    (
+        re.compile(r"wrong\s+amount|overcharged|too\s+much|неверн\w*\s+сумм\w*|переплат\w*", re.I),
+        None,
+        "wrong_amount",
+    ),
+    (re.compile(r"\bcancel\w*|отмен\w*", re.I), None, "cancelled"),
 )
+DEFAULT_REASON_CODE = "not_recognised"
 
 # Where a merchant is named. Each pattern captures the name itself.
 MERCHANT_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -304,7 +316,15 @@ def find_reason(text: str) -> str:
         reason = match["reason"].strip(" ,;:-")
         if reason:
             return reason[:1].upper() + reason[1:120]
-    for pattern, reason in REASON_CUES:
-        if pattern.search(text):
+    for pattern, reason, _code in REASON_CUES:
+        if reason and pattern.search(text):
             return reason
     return DEFAULT_REASON
+
+
+def reason_choice(text: str, choices: list[str]) -> str:
+    """The one of a tool's fixed reasons (its enum) that fits the text best."""
+    for pattern, _reason, code in REASON_CUES:
+        if code in choices and pattern.search(text):
+            return code
+    return DEFAULT_REASON_CODE if DEFAULT_REASON_CODE in choices else choices[0]
