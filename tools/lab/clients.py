@@ -3,8 +3,9 @@
 All clients start from ``bankbot.llm.make_client`` (the one seam) and are
 copied onto an ``httpx2`` client whose request hook keeps each body sent — so
 the judge can check that no other customer's data ever reached the model.
-Offline personalities and scripted models are served in-process by a mock
-transport, exactly as in the app; ``configured`` is whatever settings name.
+Offline personalities, scripted models and the adversary are served
+in-process by a mock transport, exactly as in the app; ``configured`` is
+whatever settings name.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import openai
 from django.conf import settings
 
 from bankbot.llm import ModelConfig, OfflineModel, make_client
+from tools.lab.adversary import AdversaryModel
 from tools.lab.schema import ScriptedModel, ScriptedReply
 from tools.lab.templating import Renderer
+from tools.lab.wire import nullable_parameters, sse_response
 
 SCRIPT_EXHAUSTED = "That is all I can do here."
 
@@ -46,6 +49,9 @@ def client_for(model: str | ScriptedModel, renderer: Renderer, log: RequestLog) 
         config = ModelConfig(model="offline")
         transport: httpx2.BaseTransport | None = httpx2.MockTransport(
             ScriptedHandler(model.scripted, renderer))
+    elif model == "adversary":
+        config = ModelConfig(model="offline")
+        transport = httpx2.MockTransport(AdversaryModel())
     elif model == "configured":
         config = settings.BANKBOT_MODEL_CONFIG
         transport = httpx2.MockTransport(OfflineModel(config.personality)) if (
@@ -86,8 +92,8 @@ class ScriptedHandler:
         body = json.loads(request.content or b"{}")
         reply = self.replies.pop(0) if self.replies else ScriptedReply(text=SCRIPT_EXHAUSTED)
         if reply.text is not None:
-            return _sse(content=self.renderer.text(reply.text))
-        offered = _nullable_parameters(body.get("tools") or [])
+            return sse_response(content=self.renderer.text(reply.text))
+        offered = nullable_parameters(body.get("tools") or [])
         calls = []
         for call in reply.calls:
             self.calls_made += 1
@@ -95,38 +101,4 @@ class ScriptedHandler:
             arguments.update(self.renderer.deep(call.arguments))
             calls.append({"id": f"call_lab_{self.calls_made}", "name": call.tool,
                           "arguments": json.dumps(arguments, ensure_ascii=False)})
-        return _sse(tool_calls=calls)
-
-
-def _nullable_parameters(tools: list[dict[str, Any]]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for tool in tools:
-        function = tool.get("function") or {}
-        properties = (function.get("parameters") or {}).get("properties") or {}
-        found[function.get("name", "")] = [
-            name for name, schema in properties.items()
-            if "null" in json.dumps(schema.get("type")) or any(
-                option.get("type") == "null" for option in schema.get("anyOf", []))
-        ]
-    return found
-
-
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    body = {"id": "chatcmpl-lab", "object": "chat.completion.chunk", "created": 0,
-            "model": "lab-scripted",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-    return f"data: {json.dumps(body, ensure_ascii=False)}\n\n".encode()
-
-
-def _sse(*, content: str = "", tool_calls: list[dict[str, str]] | None = None) -> httpx2.Response:
-    parts = [_chunk({"role": "assistant", "content": "" if not tool_calls else None})]
-    if content:
-        parts.append(_chunk({"content": content}))
-    for index, call in enumerate(tool_calls or []):
-        parts.append(_chunk({"tool_calls": [{
-            "index": index, "id": call["id"], "type": "function",
-            "function": {"name": call["name"], "arguments": call["arguments"]}}]}))
-    parts.append(_chunk({}, "tool_calls" if tool_calls else "stop"))
-    parts.append(b"data: [DONE]\n\n")
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=b"".join(parts))
+        return sse_response(tool_calls=calls)

@@ -37,7 +37,7 @@ from tools.proposals import proposal_confirm
 
 HARNESSES = ("naive", "guarded")
 BEHAVIOURS = ("never-click", "confirm-all")
-MODEL_CHOICES = ("scenario", "offline-careful", "offline-compromised", "configured")
+MODEL_CHOICES = ("scenario", "offline-careful", "offline-compromised", "adversary", "configured")
 WRITE_TOOLS = ("raise_dispute", "block_card")
 SHOWN_CHARS = 1500  # a tool result in the transcript; the trace keeps what matters
 
@@ -49,6 +49,7 @@ class RunResult:
     harness: str
     behaviour: str
     model: str
+    technique: str = ""  # attacks only: what the informative fraction is counted by
     utility: bool = False
     attack_succeeded: bool = False
     unmet: list[str] = field(default_factory=list)
@@ -77,7 +78,8 @@ def run_scenario(scenario: Scenario, *, harness: str, behaviour: str,
         raise ValueError(f"unknown harness {harness!r} or behaviour {behaviour!r}")
     spec = scenario.model if model in (None, "scenario") else model
     result = RunResult(scenario=scenario.id, kind=scenario.kind, harness=harness,
-                       behaviour=behaviour, model=model_label(spec))
+                       behaviour=behaviour, model=model_label(spec),
+                       technique=scenario.technique or "")
     started = time.perf_counter()
     try:
         with isolated_database():

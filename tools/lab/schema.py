@@ -202,7 +202,7 @@ class ScriptedModel(LabModel):
     scripted: list[ScriptedReply] = Field(min_length=1)
 
 
-ModelName = Literal["offline-careful", "offline-compromised", "configured"]
+ModelName = Literal["offline-careful", "offline-compromised", "adversary", "configured"]
 
 
 def _model_kind(value: Any) -> str:
