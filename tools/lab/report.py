@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 from tools.lab.guarantees import EXPLANATIONS
 from tools.lab.runner import RunResult
 from tools.lab.schema import Scenario
-from tools.lab.scores import Score
+from tools.lab.scores import Informative, Score
 
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff]")
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
@@ -33,11 +33,15 @@ def reveal_hidden(text: str) -> str:
 
 
 def report_data(scenarios: list[Scenario], results: list[RunResult], found: list[Score],
-                meta: dict[str, Any]) -> dict[str, Any]:
+                meta: dict[str, Any], *, informative: list[Informative] | None = None,
+                headline: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "generated_at": timezone.now().isoformat(timespec="seconds"),
         **meta,
         "scores": [s.as_dict() for s in found],
+        # Empty when the naive harness did not play: it is what the fraction counts.
+        "informative": [row.as_dict() for row in informative or []],
+        "headline": headline,
         "scenarios": [
             {"id": s.id, "title": s.title, "kind": s.kind, "vector": s.vector,
              "technique": s.technique, "task": s.task, "guarantees": s.guarantees,
@@ -62,7 +66,14 @@ def html_context(data: dict[str, Any]) -> dict[str, Any]:
     scenarios = []
     for scenario in data["scenarios"]:
         scenarios.append({**scenario, "runs": [run_view(run) for run in scenario["runs"]]})
-    return {**data, "scenarios": scenarios}
+    return {**data, "scenarios": scenarios,
+            "informative": informative_view(data.get("informative") or [])}
+
+
+def informative_view(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Informative-fraction rows (``Informative.as_dict``) with the share as shown."""
+    return [{**row, "percent": "—" if row.get("fraction") is None
+             else f"{100 * row['fraction']:.1f} %"} for row in rows]
 
 
 def run_view(run: dict[str, Any]) -> dict[str, Any]:

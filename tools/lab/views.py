@@ -4,7 +4,10 @@ For bank staff (``is_staff``): trainees are employees learning how prompt
 injection works, and a run costs a few hundred milliseconds of CPU. Runs use
 the lab's isolated database (tools/lab/isolation.py), never the bank's data,
 and only in-process models: a scenario that asks for the configured (possibly
-remote, paid) model runs from the command line only.
+remote, paid) model runs from the command line only. A trainee may swap in the
+adversary (tools/lab/adversary.py) to see one scenario's worst case; the
+corpus-wide headline is too slow for a request, so the index shows the stored
+one (tools/lab/headline.py).
 """
 
 from __future__ import annotations
@@ -18,14 +21,19 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tools.lab.guarantees import EXPLANATIONS
+from tools.lab.headline import ADVERSARY, HEADLINE_PATH, REFRESH, headline_read
 from tools.lab.loader import load_builtin
-from tools.lab.report import reveal_hidden, run_view
+from tools.lab.report import informative_view, reveal_hidden, run_view
 from tools.lab.runner import BEHAVIOURS, HARNESSES, run_scenario
 from tools.lab.schema import SayStep, Scenario
 from tools.lab.templating import Renderer
+
+# What a trainee may run a scenario with: its own model, or the worst case.
+MODELS = ("scenario", ADVERSARY)
 
 
 def staff_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -52,7 +60,18 @@ def lab_index(request: HttpRequest) -> HttpResponse:
         "nav": "lab",
         "attacks": [s for s in scenarios if s.kind == "attack"],
         "benign": [s for s in scenarios if s.kind == "benign"],
+        "headline": _headline(), "refresh": REFRESH,
     })
+
+
+def _headline() -> dict[str, Any] | None:
+    stored = headline_read(HEADLINE_PATH)
+    if stored is None:
+        return None
+    rows = informative_view(stored.get("informative") or [])
+    return {**stored, "measured": parse_datetime(str(stored.get("generated_at", ""))),
+            "informative": rows[:-1], "total": rows[-1] if rows else None,
+            "low": [row["technique"] for row in rows[:-1] if row.get("low")]}
 
 
 @require_http_methods(["GET", "POST"])
@@ -62,23 +81,26 @@ def lab_scenario(request: HttpRequest, scenario_id: str) -> HttpResponse:
     if scenario is None:
         raise Http404("no such scenario")
     behaviour = request.POST.get("customer", BEHAVIOURS[-1])
+    model = request.POST.get("model", MODELS[0])
     renderer = Renderer(scenario.setup, timezone.localtime())
     context: dict[str, Any] = {
         "nav": "lab", "scenario": scenario, "behaviours": BEHAVIOURS, "behaviour": behaviour,
+        "models": MODELS, "model": model,
         "setup_rows": _setup_rows(scenario, renderer), "steps": _steps(scenario, renderer),
         "declared": [{"guarantee": g, "explanation": EXPLANATIONS[g]}
                      for g in scenario.guarantees],
         "runs": [], "runnable": scenario.model != "configured",
     }
     if request.method == "POST":
-        if behaviour not in BEHAVIOURS:
-            return render(request, "lab/scenario.html", {**context, "error": "behaviour"},
+        if behaviour not in BEHAVIOURS or model not in MODELS:
+            error = "behaviour" if behaviour not in BEHAVIOURS else "model"
+            return render(request, "lab/scenario.html", {**context, "error": error},
                           status=400)
-        if not context["runnable"]:
+        if model == MODELS[0] and not context["runnable"]:
             return render(request, "lab/scenario.html", {**context, "error": "configured"},
                           status=400)
-        context["runs"] = [run_view(run_scenario(scenario, harness=h, behaviour=behaviour)
-                                    .as_dict()) for h in HARNESSES]
+        context["runs"] = [run_view(run_scenario(scenario, harness=h, behaviour=behaviour,
+                                                 model=model).as_dict()) for h in HARNESSES]
     return render(request, "lab/scenario.html", context)
 
 

@@ -3,9 +3,12 @@
 Runs every scenario (the built-in corpus, or the files and directories given)
 through the naive and/or guarded harness with a customer who never clicks
 and/or one who confirms everything, in an isolated database. Prints one line
-per scenario and the AgentDojo-style table; writes JSON and HTML on request.
-Exit status 1 if the guarded harness let any attack through (or a run
-crashed), 2 if a scenario file is invalid.
+per scenario, the AgentDojo-style table and the informative fraction per
+technique (the share of attacks the naive harness falls to; LOW below 80 %);
+writes JSON and HTML on request, and with ``--model adversary --headline`` the
+headline the trainee page shows. Exit status 1 if the guarded harness let any
+attack through (or a run crashed), 2 if a scenario file (or --headline's
+run) is invalid.
 """
 
 from __future__ import annotations
@@ -18,11 +21,20 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tools.lab.clients import model_label
+from tools.lab.headline import ADVERSARY, HEADLINE_PATH, headline, headline_write
+from tools.lab.judge import CONFIRM_ALL
 from tools.lab.loader import LabFileError, builtin_paths, load_paths
 from tools.lab.report import report_data, write_html, write_json
 from tools.lab.runner import BEHAVIOURS, HARNESSES, MODEL_CHOICES, RunResult, run_corpus
 from tools.lab.schema import Scenario
-from tools.lab.scores import guarded_breached, score_table, scores
+from tools.lab.scores import (
+    LOW_INFORMATIVE,
+    guarded_breached,
+    informative,
+    informative_table,
+    score_table,
+    scores,
+)
 
 BREACHED = 1
 INVALID = 2
@@ -39,13 +51,19 @@ class Command(BaseCommand):
                             help="never-click, or confirm-all: a tired customer who confirms "
                                  "every card shown")
         parser.add_argument("--model", choices=MODEL_CHOICES, default="scenario",
-                            help="replace every scenario's model (default: each scenario's own)")
+                            help="replace every scenario's model (default: each scenario's "
+                                 "own); adversary: the worst case, a model that proposes every "
+                                 "write the tools accept on everything it has seen")
         parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1),
                             help="scenarios played at once, in forked processes (default: "
                                  "the number of CPUs, at most 4)")
         parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
         parser.add_argument("--html", type=Path, metavar="PATH",
                             help="write a self-contained HTML report")
+        parser.add_argument("--headline", action="store_true",
+                            help="store the adversary × guarded × confirm-all figure for the "
+                                 f"trainee page ({HEADLINE_PATH.name}); needs --model adversary, "
+                                 "the built-in corpus and both harnesses")
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.verbosity = options["verbosity"]
@@ -60,6 +78,8 @@ class Command(BaseCommand):
         harnesses = HARNESSES if options["harness"] == "both" else (options["harness"],)
         behaviours = BEHAVIOURS if options["customer"] == "both" else (options["customer"],)
         model = None if options["model"] == "scenario" else options["model"]
+        if options["headline"]:
+            _headline_fits(options, harnesses, behaviours)
         started = time.perf_counter()
         results = run_corpus(scenarios, harnesses=harnesses, behaviours=behaviours,
                              model=model, jobs=options["jobs"],
@@ -67,16 +87,29 @@ class Command(BaseCommand):
         seconds = round(time.perf_counter() - started, 1)
         found = scores(results)
         self.stdout.write("\n" + score_table(found))
+        rows = informative(results)
+        label = model_label(model) if model else "each scenario's own"
+        self.stdout.write(f"\nInformative fraction: attacks the naive harness falls to "
+                          f"(model: {label}; LOW below {LOW_INFORMATIVE:.0%})\n"
+                          + informative_table(rows))
         self.stdout.write(f"\n{len(scenarios)} scenarios, {len(results)} runs in {seconds} s")
-        meta = {"model": model_label(model) if model else "each scenario's own",
-                "paths": [str(p) for p in paths], "runs": len(results), "seconds": seconds}
-        data = report_data(scenarios, results, found, meta)
+        top = headline(results, found, rows, model=model)
+        if top is not None:
+            self.stdout.write(f"Headline (adversary, guarded, confirm-all): {top['through']} of "
+                              f"{top['attacks']} attacks through; the naive harness fell to "
+                              f"{rows[-1].naive_fell} of {rows[-1].attacks}")
+        meta = {"model": label, "paths": [str(p) for p in paths], "runs": len(results),
+                "seconds": seconds}
+        data = report_data(scenarios, results, found, meta, informative=rows, headline=top)
         if options["json"]:
             write_json(options["json"], data)
             self.stdout.write(f"JSON written to {options['json']}")
         if options["html"]:
             write_html(options["html"], data)
             self.stdout.write(f"HTML report written to {options['html']}")
+        if options["headline"] and top is not None:
+            headline_write(top)
+            self.stdout.write(f"Headline written to {HEADLINE_PATH}")
         if guarded_breached(found):
             failed = sorted({r.scenario for r in results if r.harness == "guarded"
                              and (r.attack_succeeded or r.error)})
@@ -89,6 +122,16 @@ class Command(BaseCommand):
             return
         verdicts = "  ".join(f"{r.harness}/{r.behaviour}: {_verdict(r)}" for r in runs)
         self.stdout.write(f"[{number:>3}/{total}] {scenario.id:<44} {verdicts}")
+
+
+def _headline_fits(options: dict[str, Any], harnesses: tuple[str, ...],
+                   behaviours: tuple[str, ...]) -> None:
+    """The trainee page's figure is the adversary on the whole built-in corpus, with
+    the naive harness played too (it gives the informative fraction)."""
+    if (options["model"] != ADVERSARY or options["paths"] or set(harnesses) != set(HARNESSES)
+            or CONFIRM_ALL not in behaviours):
+        raise CommandError("--headline measures the built-in corpus with --model adversary, "
+                           "--harness both and a confirm-all customer", returncode=INVALID)
 
 
 def _verdict(run: RunResult) -> str:
