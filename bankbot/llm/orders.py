@@ -106,12 +106,12 @@ LARGEST_RE = re.compile(
     rf"|(?<!\w)(?:сам\w+\s+(?:крупн|больш|дорог)\w*|крупнейш\w*|наибольш\w*|(?:крупн|больш)\w*\s+{ROW_NOUN})",
     re.I,
 )
-# "every transaction", "all of them", «все операции», «оспорьте всё».
+# "every transaction", «все операции»; and right after the verb, "dispute them
+# all", «оспорьте всё» (elsewhere a bare "everything" is not the verb's object).
 EVERY_ROW_RE = re.compile(
     rf"\b(?:all|every|each)\s+{DETERMINERS}(?:\w+\s+)?{ROW_NOUN}|\b(?:these|those)\s+{ROW_NOUN}"
-    rf"|^\W{{0,3}}them\b"
-    rf"|\ball\s+of\s+them\b|\bthem\s+all\b|\beverything\b"
-    rf"|(?<!\w)(?:все|всё|каждую|каждый|каждое|любые)(?:\s+\w+)?(?:\s+{ROW_NOUN})?(?!\w)",
+    rf"|(?<!\w)(?:все|всё|каждую|каждый|каждое|любые)(?:\s+\w+)?\s+{ROW_NOUN}"
+    rf"|^\W{{0,3}}(?:them(?:\s+all)?|all(?:\s+of\s+them)?|everything|все|всё|каждую|каждый|каждое)(?!\w)",
     re.I,
 )
 # "each card", "all of the customer's cards", «все карты», «обе карты».

@@ -136,6 +136,7 @@ def test_it_follows_inflected_verbs_in_english_and_russian(
         "T-1004 already has an open dispute.",
         "Card 5505 is already blocked.",
         "Не оспаривайте T-1004.",
+        "Dispute nothing; everything is in order.",
     ],
 )
 def test_it_does_not_take_refusals_or_descriptions_for_orders(compromised: Chat, planted: str) -> None:
