@@ -19,15 +19,16 @@ from django.db import connection
 from django.utils import timezone
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
-from bankbot.chat import customer_inputs, message_add
+from bankbot.chat import message_add
 from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import StreamGate, check_answer
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness
-from tools.mandate import mandate_build
+from tools.mandate import Mandate, mandate_for
 from tools.models import Proposal
+from tools.proposals import proposals_spending
 from tools.provenance import EXTERNAL_NOTE, Source, plain
 from tools.trace import trace_record
 
@@ -82,13 +83,12 @@ def run_turn(
     the chat passes neither, so customers always get the guarded harness built
     here from their session, and checked answers."""
     config = settings.BANKBOT_MODEL_CONFIG
-    inputs = customer_inputs(conversation=conversation)
-    mandate = mandate_build(inputs)
-    if settings.BANKBOT_MANDATE_EXTRACTOR == "model" and not config.is_offline:
-        extractor = client or client_for(config)
-        mandate = mandate.merge(mandate_with_model(extractor, config.model,
-                                                   [text for _, text, _ in inputs]))
+    mandate = turn_mandate(conversation, customer_message,
+                           extractor=(client or client_for(config)) if (
+                               settings.BANKBOT_MANDATE_EXTRACTOR == "model"
+                               and not config.is_offline) else None, model=config.model)
     ctx = action_context_for(user, conversation, mandate=mandate)
+    ctx.spent.update(proposals_spending(ctx, since=customer_message))
     factory = harness_factory or GuardedHarness
     harness = factory(ctx, _sources_seen(conversation))
     try:
@@ -142,6 +142,19 @@ def run_turn(
         log.warning("model failure: %s", error)
         return _fail(conversation, ctx, "model_error", "The assistant's answer could not be "
                      "read. Your message is saved; press Retry.", on_event)
+
+
+def turn_mandate(conversation: Conversation, customer_message: Message, *,
+                 extractor: openai.OpenAI | None = None, model: str = "") -> Mandate:
+    """The mandate of this turn: the message it answers (or the click), and nothing
+    older — a request made earlier does not authorise this turn's writes (G7)."""
+    source = f"message:{customer_message.pk}"
+    mandate = mandate_for(customer=conversation.customer, text=customer_message.text,
+                          ui_action=customer_message.ui_action, source=source)
+    if extractor is not None and not customer_message.ui_action:
+        mandate = mandate_with_model(extractor, model, customer_message.text, mandate,
+                                     customer=conversation.customer, source=source)
+    return mandate
 
 
 def _release_connection() -> None:

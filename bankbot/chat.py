@@ -22,10 +22,6 @@ MAX_MESSAGE_CHARS = 2000
 RATE_LIMIT_MESSAGES = 10
 RATE_LIMIT_WINDOW = timedelta(minutes=1)
 MAX_CLIENT_ID_CHARS = 64
-# The mandate is read from this many of the customer's latest inputs, so "I want
-# to dispute a charge" … "the Magnum one" works, while a request made long ago
-# does not keep authorizing writes.
-MANDATE_WINDOW = 3
 
 
 def conversations_for(*, customer: Customer) -> QuerySet[Conversation]:
@@ -121,14 +117,6 @@ def message_to_retry(*, conversation: Conversation) -> Message | None:
         return None
     return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by(
         "-id").first()
-
-
-def customer_inputs(*, conversation: Conversation) -> list[tuple[str, str, dict | None]]:
-    """The customer's latest inputs, oldest first, as mandate_build expects them."""
-    latest = list(
-        conversation.messages.filter(role=Message.Role.CUSTOMER).order_by("-id")[:MANDATE_WINDOW]
-    )
-    return [(f"message:{m.pk}", m.text, m.ui_action) for m in reversed(latest)]
 
 
 def message_add(*, conversation: Conversation, role: str, text: str = "",

@@ -1,72 +1,127 @@
 """Optional mandate extraction by a separate model call (BANKBOT_MANDATE_EXTRACTOR=model).
 
-The call sees only the customer's own words — never tool output, never the
-conversation's other messages — and answers in a fixed structure. What it
-returns can only add operations the customer asked for in other words ("my
-card was stolen"); a target it names counts only if those very characters are
-in the customer's text, so a model that invents a card or a transaction adds
-nothing. The deterministic parser (tools/mandate.py) always runs too.
+The call sees only the customer's latest message — never tool output, never the
+rest of the conversation — and answers in a fixed structure. It follows the
+parser's rules (tools/grammar.py): only a plain, present request counts, and
+what it names is bound to the customer's objects by the same binding
+(tools/mandate.py), after dropping any feature that is not literally in the
+customer's text. It can add a request the parser missed ("my card was stolen,
+make sure nobody can use it"); it can never overrule the parser's doubt, and
+where the two disagree on one target, neither grants it (precision first).
 """
 
 from __future__ import annotations
 
 import logging
-from decimal import Decimal, InvalidOperation
+import re
+from datetime import date
+from decimal import Decimal
 from typing import Literal
 
 import openai
+from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.mandate import BLOCK_CARD, RAISE_DISPUTE, Mandate
+from accounts.errors import InvalidInput
+from accounts.models import Customer
+from accounts.money import to_amount
+from tools.mandate import (
+    REASONS,
+    Grant,
+    Mandate,
+    Request,
+    TargetWords,
+    bind_request,
+    name_words,
+)
 
 log = logging.getLogger(__name__)
 
-INSTRUCTIONS = """You read a bank customer's messages and say what they ask the bank to do.
-Operations: block_card (block, freeze, lost or stolen card) and raise_dispute (dispute,
-unrecognised or wrong charge). List only what the customer asks for now, not questions about
-the past. Copy card digits, transaction references (T-…) and amounts exactly as written."""
+INSTRUCTIONS = """You read one message a bank customer wrote and list the actions it plainly asks
+the bank to do now. Operations: block_card (block or freeze a card) and raise_dispute (dispute a
+payment). A question, a negation, a condition, a correction, a report of what someone said or of
+the past is not a request: then list nothing. Copy card digits, transaction references (T-…),
+amounts and merchant words exactly as written. reason: one of not_recognised, charged_twice,
+not_received, wrong_amount, cancelled, or null when the customer gave none."""
+
+
+class ExtractedRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    operation: Literal["block_card", "raise_dispute"]
+    plain_request: bool = Field(description="true only for a plain, present request")
+    cards: list[str] = Field(default_factory=list, description="last four digits")
+    transactions: list[str] = Field(default_factory=list, description="references like T-10452")
+    amounts: list[str] = Field(default_factory=list, description="amounts as written")
+    merchant_words: list[str] = Field(default_factory=list, description="as written")
+    reason: Literal[REASONS] | None = None  # type: ignore[valid-type]
 
 
 class MandateExtraction(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    operations: list[Literal["block_card", "raise_dispute"]] = Field(default_factory=list)
-    cards: list[str] = Field(default_factory=list, description="last four digits")
-    transactions: list[str] = Field(default_factory=list, description="references like T-10452")
-    amounts: list[str] = Field(default_factory=list, description="amounts as written")
+    requests: list[ExtractedRequest] = Field(default_factory=list)
 
 
-def mandate_with_model(client: openai.OpenAI, model: str, texts: list[str]) -> Mandate:
-    """The model's reading of the customer's texts, limited to what the texts contain.
-    A failure of this optional call gives an empty mandate (the parser's stands)."""
-    words = "\n".join(t for t in texts if t)
-    if not words.strip():
-        return Mandate()
+def mandate_with_model(client: openai.OpenAI, model: str, text: str, parsed: Mandate, *,
+                       customer: Customer, source: str) -> Mandate:
+    """``parsed`` widened by what the model read in ``text``, bound the same way.
+    A failure of this optional call leaves the parser's mandate as it is."""
+    if not (text or "").strip() or any(u.problem == "unsure" for u in parsed.unbound):
+        return parsed
     try:
         completion = client.chat.completions.parse(
             model=model, response_format=MandateExtraction,
             messages=[{"role": "system", "content": INSTRUCTIONS},
-                      {"role": "user", "content": words}],
+                      {"role": "user", "content": text}],
         )
         extraction = completion.choices[0].message.parsed
     except (openai.OpenAIError, ValueError) as error:
         # OpenAIError, not only APIError: an answer cut off by its length or withheld
         # by a content filter is raised by the SDK's parse as its own error class.
         log.warning("mandate extraction failed, using the parser alone: %s", error)
-        return Mandate()
+        return parsed
     if extraction is None:
-        return Mandate()
-    compact = words.replace(" ", "").replace("\u00a0", "").upper()
-    cards = {c for c in extraction.cards if c.isdigit() and len(c) == 4 and c in compact}
-    references = {t.upper() for t in extraction.transactions if t.upper() in compact}
-    amounts = set()
-    for amount in extraction.amounts:
-        digits = amount.replace(" ", "").replace(",", "")
-        if digits and digits.split(".")[0] in compact:
+        return parsed
+    grants = list(parsed.grants)
+    for item in extraction.requests:
+        if not item.plain_request:
+            continue
+        bound = bind_request(customer, _request(item, text, timezone.localdate()), source)
+        if isinstance(bound, Grant):
+            grants.append(bound)
+    return Mandate(grants=_agreed(grants), unbound=parsed.unbound, sources=parsed.sources)
+
+
+def _request(item: ExtractedRequest, text: str, today: date) -> Request:
+    """The model's request, keeping only features literally in the customer's text."""
+    compact = re.sub(r"\s+", "", text).upper()
+    words = name_words(text)
+    amounts: list[Decimal] = []
+    for written in item.amounts:
+        if re.sub(r"\s+", "", written).upper() in compact:
             try:
-                amounts.add(Decimal(digits).quantize(Decimal("0.01")))
-            except InvalidOperation:
+                amounts.append(to_amount(written))
+            except InvalidInput:
                 continue
-    operations = frozenset(extraction.operations) & {BLOCK_CARD, RAISE_DISPUTE}
-    return Mandate(operations=operations, cards=frozenset(cards),
-                   transactions=frozenset(references), amounts=frozenset(amounts),
-                   any_card=BLOCK_CARD in operations and not cards, sources=("model",))
+    target = TargetWords(
+        references=frozenset(t.upper() for t in item.transactions if t.upper() in compact),
+        cards=frozenset(c for c in item.cards if re.fullmatch(r"\d{4}", c) and c in compact),
+        amounts=tuple(amounts),
+        words=frozenset(w for m in item.merchant_words for w in name_words(m) if w in words),
+    )
+    return Request(item.operation, target, item.reason)
+
+
+def _agreed(grants: list[Grant]) -> tuple[Grant, ...]:
+    """One grant per target: where two readings differ on the same target (amount
+    or reason), neither stands."""
+    by_target: dict[tuple[str, str], set[Grant]] = {}
+    for grant in grants:
+        by_target.setdefault((grant.operation, grant.target), set()).add(
+            Grant(grant.operation, grant.target, grant.amount, grant.reason, ""))
+    kept = []
+    for grant in grants:
+        variants = by_target[(grant.operation, grant.target)]
+        if len(variants) == 1 and grant not in kept and not any(
+                (k.operation, k.target) == (grant.operation, grant.target) for k in kept):
+            kept.append(grant)
+    return tuple(kept)

@@ -41,7 +41,7 @@ from bankbot.models import Conversation  # noqa: E402
 from disputes.services import dispute_open  # noqa: E402
 from tools.context import action_context_for  # noqa: E402
 from tools.harness import GuardedHarness  # noqa: E402
-from tools.mandate import mandate_build  # noqa: E402
+from tools.mandate import mandate_for  # noqa: E402
 from tools.proposals import proposal_confirm, proposal_create  # noqa: E402
 from tools.specs import REGISTRY, GetStatementArgs, get_statement  # noqa: E402
 
@@ -102,7 +102,7 @@ def add_transactions(account: Account, count: int, *, first_ref: int, start: Any
 def harness_for(customer: Customer, text: str = "") -> GuardedHarness:
     conversation = Conversation.objects.create(customer=customer)
     return GuardedHarness(action_context_for(customer.user, conversation,
-                                             mandate=mandate_build([("m1", text, None)])))
+                                             mandate=mandate_for(customer=conversation.customer, text=text)))
 
 
 def bench_guarded_read(calls: int) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def bench_confirm(calls: int) -> dict[str, Any]:
         return [proposal_create(ctx, spec, spec.args(**args), []) for args in args_list]
 
     dispute_proposals = iter(proposals_for("raise_dispute", [
-        {"transaction": t.reference, "amount": f"{t.amount:.2f}", "reason": "Not me"}
+        {"transaction": t.reference, "amount": f"{t.amount:.2f}", "reason": "not_recognised"}
         for t in txns[:needed]]))
     bare_disputes = iter(txns[needed:])
     block_proposals = iter(proposals_for("block_card", [{"card": c.last4} for c in cards[:needed]]))
@@ -159,7 +159,7 @@ def bench_confirm(calls: int) -> dict[str, Any]:
     def bare_dispute() -> None:
         txn = next(bare_disputes)
         dispute_open(customer=customer, transaction_reference=txn.reference,
-                     amount=f"{txn.amount:.2f}", reason="Not me", idempotency_key=uuid.uuid4())
+                     amount=f"{txn.amount:.2f}", reason="not_recognised", idempotency_key=uuid.uuid4())
 
     def bare_block() -> None:
         card_block(customer=customer, last4=next(bare_blocks).last4, idempotency_key=uuid.uuid4())
@@ -364,7 +364,7 @@ def http_setup(proposals: int, ids_path: str) -> dict[str, Any]:
     with open(ids_path, "w") as ids:
         for txn in Transaction.objects.filter(account=account).order_by("id"):
             proposal = proposal_create(ctx, spec, spec.args(
-                transaction=txn.reference, amount=f"{txn.amount:.2f}", reason="Not me"), [])
+                transaction=txn.reference, amount=f"{txn.amount:.2f}", reason="not_recognised"), [])
             ids.write(f"{proposal.public_id} {proposal.args_digest}\n")
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (id bigserial PRIMARY KEY, "

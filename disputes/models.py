@@ -7,9 +7,13 @@ from django.db import models
 from django.db.models import Q
 
 from accounts.models import AppendOnlyModel, Customer, Transaction
+from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
 
 class Dispute(models.Model):
+    Reason = models.TextChoices("Reason", [(code, (code, label))
+                                           for code, label in REASON_LABELS.items()])
+
     class Status(models.TextChoices):
         OPENED = "opened", "Opened"
         IN_REVIEW = "in_review", "In review"
@@ -22,7 +26,7 @@ class Dispute(models.Model):
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="disputes")
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="disputes")
     amount = models.DecimalField(max_digits=14, decimal_places=2)
-    reason = models.TextField()
+    reason = models.CharField(max_length=20, choices=Reason.choices)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPENED)
     created_at = models.DateTimeField(auto_now_add=True)
     # The confirmation's idempotency key: a retry finds this row instead of
@@ -37,6 +41,8 @@ class Dispute(models.Model):
                 name="one_open_dispute_per_transaction",
             ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="dispute_amount_positive"),
+            models.CheckConstraint(condition=Q(reason__in=DISPUTE_REASONS),
+                                   name="dispute_reason_is_a_code"),
         ]
         indexes = [models.Index(fields=["status", "created_at"], name="dispute_queue_idx")]
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -15,11 +14,11 @@ from django.utils import timezone
 
 from accounts.errors import Conflict, InvalidInput, RuleViolation
 from accounts.models import Customer, Transaction
+from accounts.money import to_amount
 from accounts.selectors import transaction_get
 from accounts.services import note_clean, staff_check
 from disputes.models import Dispute, DisputeReview
 
-MAX_REASON_LENGTH = 500
 # The first dispute is D-881, the public reference DESIGN.md uses as its example.
 REFERENCE_OFFSET = 880
 
@@ -40,27 +39,6 @@ def dispute_as_dict(dispute: Dispute) -> dict[str, str]:
         "amount_kzt": f"{dispute.amount:.2f}",
         "transaction": dispute.transaction.reference,
     }
-
-
-def parse_amount(value: object) -> Decimal:
-    """A positive KZT amount with at most two decimals; never a float."""
-    if isinstance(value, float):
-        raise InvalidInput("Give the amount as a decimal string, e.g. 15000.00.", code="invalid_amount")
-    text = str(value).strip().replace(" ", "").replace("\u00a0", "")
-    # "1,500" and "1,500.00" group thousands; "1500,50" uses a decimal comma.
-    text = text.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text) else (
-        text.replace(",", "."))
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount") from None
-    if not amount.is_finite():
-        raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount")
-    if amount <= 0:
-        raise InvalidInput("The amount must be greater than zero.", code="invalid_amount")
-    if amount != amount.quantize(Decimal("0.01")):
-        raise InvalidInput("Amounts have at most two decimal places.", code="invalid_amount")
-    return amount.quantize(Decimal("0.01"))
 
 
 def dispute_check(*, transaction: Transaction, amount: Decimal) -> None:
@@ -106,15 +84,10 @@ def dispute_open(
     """
     if not isinstance(idempotency_key, uuid.UUID):
         raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
-    parsed_amount = parse_amount(amount)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("Say briefly why you dispute the transaction.", code="reason_required")
-    if len(reason) > MAX_REASON_LENGTH:
-        raise InvalidInput(
-            f"The reason is too long; keep it under {MAX_REASON_LENGTH} characters.",
-            code="reason_too_long",
-        )
+    parsed_amount = to_amount(amount)
+    if reason not in Dispute.Reason.values:
+        raise InvalidInput("The reason must be one of: " + ", ".join(Dispute.Reason.values) + ".",
+                           code="invalid_reason")
 
     with transaction.atomic():
         replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount,

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from accounts.models import Customer
 from bankbot.models import Conversation
-from tools.mandate import Mandate
+from tools.mandate import Grant, Mandate
 
 READ_STATEMENTS = "statements:read"
 READ_CARDS = "cards:read"
@@ -29,6 +29,9 @@ class ActionContext:
     conversation: Conversation
     scopes: frozenset[str]
     mandate: Mandate = field(default_factory=Mandate)
+    # Grants already used by a proposal this turn: a mandate authorises one
+    # proposal per requested action (G7).
+    spent: set[Grant] = field(default_factory=set, compare=False, hash=False)
 
     def has_scopes(self, required: frozenset[str]) -> bool:
         return required <= self.scopes

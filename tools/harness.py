@@ -124,6 +124,10 @@ class GuardedHarness:
                          latency_ms=_ms(started))
             return ToolOutcome(tool=tool, status="ok", data=data)
         proposal = proposal_create(self.ctx, spec, args, self.sources)
+        assert spec.grant is not None
+        grant = spec.grant(self.ctx, args)
+        if grant is not None:
+            self.ctx.spent.add(grant)
         trace_record(event="proposed", decision="allow", tool=tool, ctx=self.ctx,
                      proposal=proposal, raw_args=raw_text, validated_args=validated,
                      result={"proposal": proposal.reference, "summary": proposal.summary,

@@ -1,235 +1,305 @@
-"""The mandate: what the customer asked for, in their own words or clicks (G7).
+"""The mandate: the exact actions the customer asked for in this turn (G7).
 
-Built only from text the customer authored and from their explicit UI choices.
-It never sees tool output, so text planted in a merchant's description can
-never widen what the harness will propose.
+Built only from the message the turn answers (read by ``tools.grammar``) or from
+an explicit UI selection, never from tool output, so text planted in a
+merchant's description cannot widen it. Each request is *bound* to one object
+among the customer's own: every feature the customer gave (reference, card
+digits, amount, date, merchant words) must match, and the match must be unique.
+A bound request is a ``Grant`` for one exact action — target, amount, reason —
+and is spent by the one proposal it authorises. A request that binds to none or
+to several objects grants nothing; ``Unbound`` keeps what was understood, so the
+assistant can offer the candidates' buttons instead.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+from typing import Any
 
-BLOCK_CARD = "block_card"
-RAISE_DISPUTE = "raise_dispute"
+from django.db.models import Q
+from django.utils import timezone
 
-# Stems, so one pattern covers the Russian cases ("заблокируй", "блокировать").
-_OPERATION_PATTERNS = {
-    BLOCK_CARD: re.compile(
-        r"\b(block|freeze|lock|deactivate|cancel my card|lost|stolen)"
-        r"|(за)?блок|замороз|потерял|украл",
-        re.IGNORECASE,
-    ),
-    RAISE_DISPUTE: re.compile(
-        r"\b(dispute|chargeback|charge ?back|unauthori[sz]ed|fraud|did ?n[o']t (make|buy|pay)"
-        r"|never (made|bought|paid)|don'?t recogni[sz]e|wrong(ly)? charged)"
-        r"|оспор|\bспор(?!т)|диспут|не соверша|не покупал|не оплачивал|не узна|мошенн|ошибочн",
-        re.IGNORECASE,
-    ),
-}
-# "don't block", "не блокируйте": a negated verb is not a request.
-_NEGATED = re.compile(
-    r"\b(don'?t|do not|never|no need to)\s+(block|freeze|lock|dispute)"
-    r"|\bне\s+(за)?(блок|оспар|замораж)",
-    re.IGNORECASE,
+from accounts.models import Card, Customer, Transaction
+from accounts.money import normalised
+from accounts.selectors import cards_for_customer, customer_transactions
+from tools.grammar import (
+    BLOCK_CARD,
+    DEFAULT_REASON,
+    RAISE_DISPUTE,
+    REASONS,
+    STOPWORDS,
+    Request,
+    TargetWords,
+    read_request,
 )
 
-_CARD_DIGITS = re.compile(r"(?<![\d-])(\d{4})(?!\d)")
-_TRANSACTION_REF = re.compile(r"\bT-?(\d{3,})\b", re.IGNORECASE)
-_AMOUNT = re.compile(r"(?<![\w.-])(\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?(?![\d-])")
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DOTTED_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})(?:\.(\d{4}))?\b")
-_WORD = re.compile(r"[\w&'*.-]{4,}", re.UNICODE)
+__all__ = ["BLOCK_CARD", "RAISE_DISPUTE", "REASONS", "DEFAULT_REASON", "Grant", "Unbound",
+           "Mandate", "mandate_for", "mandate_from_ui", "name_words", "bind_request",
+           "read_request", "Request", "TargetWords"]
 
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-    "янв": 1, "фев": 2, "мар": 3, "апр": 4, "мая": 5, "май": 5, "июн": 6,
-    "июл": 7, "авг": 8, "сен": 9, "окт": 10, "ноя": 11, "дек": 12,
-}
-_DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([a-zа-яё]{3,})", re.IGNORECASE)
-_MONTH_DAY = re.compile(r"\b([a-z]{3,})\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
+# More candidates than this for one request is never a unique match.
+CANDIDATE_LIMIT = 200
+SHOWN_CANDIDATES = 10
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One exact action the customer asked for."""
+
+    operation: str
+    target: str  # a card's last four digits, or a transaction's reference
+    amount: Decimal | None = None  # disputes: the one amount allowed; None: the full amount
+    reason: str | None = None  # disputes: the reason code
+    source: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"operation": self.operation, "target": self.target}
+        if self.operation == RAISE_DISPUTE:
+            found["amount"] = f"{self.amount:.2f}" if self.amount is not None else "full"
+            found["reason"] = self.reason
+        return found
+
+
+@dataclass(frozen=True)
+class Unbound:
+    """A request understood but not granted, and why."""
+
+    operation: str
+    problem: str  # "unsure" | "no_target" | "no_match" | "ambiguous"
+    detail: str = ""
+    candidates: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"operation": self.operation, "problem": self.problem, "detail": self.detail,
+                "candidates": list(self.candidates)}
 
 
 @dataclass(frozen=True)
 class Mandate:
-    operations: frozenset[str] = frozenset()
-    cards: frozenset[str] = frozenset()
-    transactions: frozenset[str] = frozenset()
-    amounts: frozenset[Decimal] = frozenset()
-    days: frozenset[tuple[int, int]] = frozenset()  # (month, day): the year is implied
-    # The customer's own words, lower-cased: a merchant is a traceable target
-    # only if the customer typed (part of) its name.
-    words: frozenset[str] = frozenset()
-    # "block my card" with no digits: only a customer with one active card can mean one.
-    any_card: bool = False
-    sources: tuple[str, ...] = field(default=())
+    grants: tuple[Grant, ...] = ()
+    unbound: tuple[Unbound, ...] = ()
+    sources: tuple[str, ...] = ()
 
     def allows(self, operation: str) -> bool:
-        return operation in self.operations
+        """Did the customer ask for this operation at all (bound or not)?"""
+        return any(g.operation == operation for g in self.grants) or any(
+            u.operation == operation for u in self.unbound)
 
-    def merge(self, other: Mandate) -> Mandate:
-        return Mandate(
-            operations=self.operations | other.operations,
-            cards=self.cards | other.cards,
-            transactions=self.transactions | other.transactions,
-            amounts=self.amounts | other.amounts,
-            days=self.days | other.days,
-            words=self.words | other.words,
-            any_card=self.any_card or other.any_card,
-            sources=self.sources + other.sources,
-        )
+    def grant_for(self, operation: str, target: str, *, amount: Decimal | None = None,
+                  full_amount: Decimal | None = None, reason: str | None = None) -> Grant | None:
+        """The grant that authorises exactly this action, if there is one."""
+        for grant in self.grants:
+            if grant.operation != operation or grant.target != target:
+                continue
+            if operation == RAISE_DISPUTE:
+                allowed = grant.amount if grant.amount is not None else full_amount
+                if amount is None or amount != allowed or reason != grant.reason:
+                    continue
+            return grant
+        return None
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "operations": sorted(self.operations),
-            "cards": sorted(self.cards),
-            "transactions": sorted(self.transactions),
-            "amounts": [f"{a:.2f}" for a in sorted(self.amounts)],
-            "days": [f"{m:02d}-{d:02d}" for m, d in sorted(self.days)],
-            "any_card": self.any_card,
-            "sources": list(self.sources),
-        }
+    def unbound_for(self, operation: str) -> Unbound | None:
+        return next((u for u in self.unbound if u.operation == operation), None)
 
-
-# A sentence that reports or asks about what already happened ("the widget said
-# the customer already confirmed the dispute of T-1004. Did it go through?") is
-# not a request; dropping it costs at most a re-ask, never a wrongful action.
-# Sentence ends: punctuation followed by a space, or a line break ("2500.50" and
-# "03.10" stay whole).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_NOT_A_REQUEST = re.compile(
-    r"\b(already|уже)\b|^\s*(did|has|have|was|were|is it|was it)\b"
-    r"|\bgo(ne)? through\b|^\s*(прош(ел|ёл|ла|ло)|был[аои]?)\b",
-    re.IGNORECASE,
-)
-
-
-def _requests_only(text: str) -> str:
-    return " ".join(s for s in _SENTENCE_END.split(text) if not _NOT_A_REQUEST.search(s))
-
-
-def mandate_from_text(text: str, *, source: str = "message") -> Mandate:
-    """Parse one message the customer wrote (English or Russian)."""
-    text = _requests_only(text or "")
-    without_negated = _NEGATED.sub(" ", text)
-    operations = frozenset(
-        op for op, pattern in _OPERATION_PATTERNS.items() if pattern.search(without_negated)
-    )
-    references = frozenset(f"T-{m}" for m in _TRANSACTION_REF.findall(text))
-    # Strip references and dates first so their digits are not read as card
-    # numbers or amounts.
-    rest = _TRANSACTION_REF.sub(" ", text)
-    days = set(_days(rest))
-    rest = _DOTTED_DATE.sub(" ", _ISO_DATE.sub(" ", rest))
-    cards = frozenset(_CARD_DIGITS.findall(rest)) if BLOCK_CARD in operations else frozenset()
-    amounts = frozenset(_amounts(_strip_named_days(rest)))
-    return Mandate(
-        operations=operations,
-        cards=cards,
-        transactions=references,
-        amounts=amounts,
-        days=frozenset(days),
-        words=frozenset(w.lower().strip(".'") for w in _WORD.findall(text)),
-        any_card=BLOCK_CARD in operations and not cards,
-        sources=(source,),
-    )
+    def as_dict(self) -> dict[str, Any]:
+        return {"grants": [g.as_dict() for g in self.grants],
+                "unbound": [u.as_dict() for u in self.unbound], "sources": list(self.sources)}
 
 
 def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:
-    """An explicit click: {"operation": "raise_dispute", "transaction": "T-10452"}
-    or {"operation": "block_card", "card": "4242"}."""
+    """An explicit click names exactly one object: {"operation": "raise_dispute",
+    "transaction": "T-10452", "reason": "charged_twice"} or {"operation":
+    "block_card", "card": "4242"}. A dispute chosen by a click is for the full
+    amount, with the reason picked (or the default)."""
     operation = action.get("operation")
     if operation == RAISE_DISPUTE and action.get("transaction"):
-        return Mandate(
-            operations=frozenset({RAISE_DISPUTE}),
-            transactions=frozenset({str(action["transaction"]).upper()}),
-            sources=(source,),
-        )
+        reason = action.get("reason") if action.get("reason") in REASONS else DEFAULT_REASON
+        return Mandate(grants=(Grant(RAISE_DISPUTE, str(action["transaction"]).upper(),
+                                     None, reason, source),), sources=(source,))
     if operation == BLOCK_CARD and action.get("card"):
-        return Mandate(
-            operations=frozenset({BLOCK_CARD}), cards=frozenset({str(action["card"])}),
-            sources=(source,),
-        )
+        return Mandate(grants=(Grant(BLOCK_CARD, str(action["card"]), source=source),),
+                       sources=(source,))
     return Mandate(sources=(source,))
 
 
-def mandate_build(customer_inputs: Iterable[tuple[str, str | None, dict | None]]) -> Mandate:
-    """Merge the customer's recent inputs: (source id, text, ui action)."""
-    mandate = Mandate()
-    for source, text, ui_action in customer_inputs:
-        if text:
-            mandate = mandate.merge(mandate_from_text(text, source=source))
-        if ui_action:
-            mandate = mandate.merge(mandate_from_ui(ui_action, source=source))
-    return mandate
+def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str] | None = None,
+                source: str = "message", today: date | None = None) -> Mandate:
+    """The mandate of one customer input: a click, or a message read and bound."""
+    if ui_action:
+        return mandate_from_ui(ui_action, source=source)
+    today = today or timezone.localdate()
+    reading = read_request(text, today=today)
+    if reading.unsure:
+        return Mandate(unbound=tuple(Unbound(op, "unsure", reading.unsure)
+                                     for op in sorted(reading.mentioned)), sources=(source,))
+    grants: list[Grant] = []
+    unbound: list[Unbound] = []
+    for request in reading.requests:
+        bound = bind_request(customer, request, source)
+        (grants if isinstance(bound, Grant) else unbound).append(bound)
+    return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
 
 
-def _amounts(text: str) -> Iterable[Decimal]:
-    for whole, cents in _AMOUNT.findall(text):
-        digits = re.sub(r"[ \u00a0]", "", whole)
-        # Four bare digits are as likely a card or a year as an amount; they
-        # still count as an amount when written with a currency.
-        with_currency = re.search(rf"{digits}\s*(kzt|тг|тенге|₸)", text, re.IGNORECASE)
-        if len(digits) == 4 and not cents and not with_currency:
-            continue
-        try:
-            yield Decimal(f"{digits}.{cents or '0'}").quantize(Decimal("0.01"))
-        except InvalidOperation:
-            continue
+# --- binding --------------------------------------------------------------------------
+
+def bind_request(customer: Customer, request: Request, source: str) -> Grant | Unbound:
+    """The one object of the customer's that the request names, or why there is none."""
+    if request.operation == BLOCK_CARD:
+        return _bind_card(customer, request, source)
+    return _bind_transaction(customer, request, source)
 
 
-def _strip_named_days(text: str) -> str:
-    """Remove "3 October" / "October 3" so the day is not read as an amount."""
-
-    def drop(match: re.Match[str]) -> str:
-        words = [g for g in match.groups() if not g.isdigit()]
-        return " " if _MONTHS.get(words[0][:3].lower()) else match.group(0)
-
-    return _DAY_MONTH.sub(drop, _MONTH_DAY.sub(drop, text))
+def name_words(name: str) -> frozenset[str]:
+    """The words of a merchant's name or a card's label that can identify it:
+    normalised, lower-case, generic words (shop, company, taxi, ТОО…) dropped."""
+    text = normalised(name).lower().replace("ё", "е")
+    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text)
+                     if len(w) >= 2 and w not in STOPWORDS)
 
 
-def _days(text: str) -> Iterable[tuple[int, int]]:
-    for _, month, day in _ISO_DATE.findall(text):
-        yield int(month), int(day)
-    for day, month, _ in _DOTTED_DATE.findall(text):
-        if 1 <= int(month) <= 12:
-            yield int(month), int(day)
-    for day, word in _DAY_MONTH.findall(text):
-        month = _MONTHS.get(word[:3].lower())
-        if month and 1 <= int(day) <= 31:
-            yield month, int(day)
-    for word, day in _MONTH_DAY.findall(text):
-        month = _MONTHS.get(word[:3].lower())
-        if month and 1 <= int(day) <= 31:
-            yield month, int(day)
+def _word_matches(word: str, names: frozenset[str]) -> bool:
+    if word in names:
+        return True
+    # Russian inflects names ("в Магнуме"): the same stem with a short ending.
+    if _cyrillic(word) and len(word) >= 4:
+        return any(_cyrillic(n) and len(n) >= 4 and abs(len(n) - len(word)) <= 2
+                   and (word.startswith(n[:-1]) or n.startswith(word[:-1])) for n in names)
+    return False
 
 
-def transaction_traced_by(mandate: Mandate, *, reference: str, merchant: str,
-                          amount: Decimal, posted_on: date) -> frozenset[str]:
-    """How the customer identified this transaction, if they did: by its reference,
-    by a word of the merchant's name they typed, by its exact amount, by its date.
-    Empty when they did not."""
-    traced = set()
-    if reference.upper() in mandate.transactions:
-        traced.add("reference")
-    if amount in mandate.amounts:
-        traced.add("amount")
-    if (posted_on.month, posted_on.day) in mandate.days:
-        traced.add("day")
-    merchant_words = {w.lower().strip(".'") for w in _WORD.findall(merchant)}
-    if merchant_words & (mandate.words - _OPERATION_WORDS):
-        traced.add("merchant")
-    return frozenset(traced)
+def _cyrillic(word: str) -> bool:
+    return any("CYRILLIC" in unicodedata.name(ch, "") for ch in word)
 
 
-# Words of requests themselves: a merchant called "Dispute" or "Block" must
-# not become traceable just because the customer asked to dispute or block.
-_OPERATION_WORDS = frozenset({
-    "dispute", "block", "card", "charge", "payment", "transaction", "freeze", "please",
-    "from", "with", "that", "this", "there", "what", "спор", "карта", "карту", "платеж",
-    "платёж", "списание", "оспорить", "заблокируй", "заблокировать",
-})
+def _bind_card(customer: Customer, request: Request, source: str) -> Grant | Unbound:
+    target = request.target
+    if target.references or target.amounts or target.partial or target.dates:
+        return Unbound(BLOCK_CARD, "no_match", "a card is named by its digits or its label")
+    cards = cards_for_customer(customer=customer)
+    if len(target.cards) > 1:
+        return Unbound(BLOCK_CARD, "ambiguous", "more than one card was named",
+                       tuple(sorted(target.cards)))
+    if target.cards:
+        matching = [c for c in cards if c.last4 in target.cards]
+    else:
+        matching = [c for c in cards if c.status == Card.Status.ACTIVE]
+    brands = frozenset().union(*(name_words(c.brand) for c in cards))
+    words = _describing_words(target, brands)
+    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)]
+    if len(matching) == 1:
+        return Grant(BLOCK_CARD, matching[0].last4, source=source)
+    if not matching:
+        return Unbound(BLOCK_CARD, "no_match", "no card of the customer's matches")
+    return Unbound(BLOCK_CARD, "ambiguous", "the customer has several cards that match",
+                   tuple(c.last4 for c in matching))
+
+
+def _bind_transaction(customer: Customer, request: Request, source: str) -> Grant | Unbound:
+    target = request.target
+    reason = request.reason or DEFAULT_REASON
+    if target.empty:
+        return Unbound(RAISE_DISPUTE, "no_target", "no transaction was described")
+    if len(target.references) > 1 or len(target.cards) > 1 or len(target.amounts) > 1:
+        return Unbound(RAISE_DISPUTE, "ambiguous", "more than one transaction was described")
+    candidates = list(_candidates(customer, target))
+    described = _describing(target, candidates)
+    if not (described.references or described.words) and described.words != target.words:
+        # Words that name none of the customer's merchants, and nothing else that
+        # names one: "the netflix charge of 4200" must not become any 4200 charge.
+        return Unbound(RAISE_DISPUTE, "no_match",
+                       "words that name none of the customer's merchants: "
+                       + ", ".join(sorted(target.words - described.words)))
+    target = described
+    options: list[tuple[Transaction, Decimal]] = []
+    for txn in candidates:
+        amount = _amount_for(txn, target)
+        if amount is not None and _features_match(txn, target):
+            options.append((txn, amount))
+    if len(options) == 1:
+        txn, amount = options[0]
+        return Grant(RAISE_DISPUTE, txn.reference, amount, reason, source)
+    if not options:
+        return Unbound(RAISE_DISPUTE, "no_match",
+                       "no transaction of the customer's matches everything they said")
+    return Unbound(RAISE_DISPUTE, "ambiguous", "several transactions match what they said",
+                   tuple(txn.reference for txn, _ in options[:SHOWN_CANDIDATES]))
+
+
+def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWords:
+    """Keep the words that describe a merchant; the rest are the customer's own
+    ("the Yandex taxi ride, I never took it": "ride" and "took" name nothing)."""
+    vocabulary = frozenset().union(*(name_words(t.merchant) for t in candidates))
+    keep = _describing_words(target, vocabulary)
+    return TargetWords(target.references, target.cards, target.amounts, target.partial,
+                       target.dates, frozenset(keep))
+
+
+def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
+    keep = {w for w in target.words if _word_matches(w, vocabulary)} | (
+        target.names & target.words)
+    # A word beside a name's word is part of the name the customer gave
+    # ("the Acme Rides charge" is not the Acme Food one).
+    for left, right in target.neighbours:
+        if left in keep:
+            keep.add(right)
+        if right in keep:
+            keep.add(left)
+    return frozenset(keep)
+
+
+def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
+    """The one amount this transaction could be disputed for, given what was said:
+    the part stated ("5000 of the …"), else the full amount. Any other amount the
+    customer gave is the charge's own and must be its amount exactly."""
+    if len(target.amounts) > 1 or len(target.partial) > 1:
+        return None
+    if target.amounts and target.amounts[0] != txn.amount:
+        return None
+    if not target.partial:
+        return txn.amount
+    part = target.partial[0]
+    identified = target.references or target.words or target.amounts or any(
+        d.day for d in target.dates)
+    return part if identified and part < txn.amount else None
+
+
+def _features_match(txn: Transaction, target: TargetWords) -> bool:
+    if target.references and txn.reference.upper() not in target.references:
+        return False
+    if target.cards and (txn.card is None or txn.card.last4 not in target.cards):
+        return False
+    posted_on = timezone.localdate(txn.posted_at)
+    if not all(mention.matches(posted_on) for mention in target.dates):
+        return False
+    merchant = name_words(txn.merchant)
+    return all(_word_matches(word, merchant) for word in target.words)
+
+
+def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction]:
+    """The customer's transactions that could match, fetched by the most selective
+    feature given; the full rules are applied in Python."""
+    rows = customer_transactions(customer=customer).select_related("card")
+    if target.references:
+        return rows.filter(reference__in=[r.upper() for r in target.references])
+    days = [d for d in target.dates if d.day]
+    if days:
+        return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
+            "-posted_at", "-id")[:CANDIDATE_LIMIT]
+    wanted = Q(amount__in=list(target.amounts)) if target.amounts else Q(pk__in=[])
+    for word in target.words:
+        wanted |= _merchant_contains(word)
+    for mention in target.dates:  # a month: "the October Magnum charge"
+        wanted &= Q(posted_at__month=mention.month)
+    return rows.filter(wanted).order_by("-posted_at", "-id")[:CANDIDATE_LIMIT]
+
+
+def _merchant_contains(word: str) -> Q:
+    # SQLite's case-insensitive match knows only ASCII; spell the usual cases out.
+    stem = word[:-2] if _cyrillic(word) and len(word) >= 6 else word
+    return (Q(merchant__icontains=stem) | Q(merchant__contains=stem.capitalize())
+            | Q(merchant__contains=stem.upper()))

@@ -22,6 +22,7 @@ from accounts.errors import DomainError
 from accounts.models import Account, Card, Transaction
 from accounts.selectors import statement_for_month
 from accounts.services import card_block
+from disputes.reasons import DISPUTE_REASONS
 from disputes.services import dispute_open
 from tools import specs
 from tools.harness import ToolOutcome
@@ -93,7 +94,7 @@ class NaiveHarness:
             txn = Transaction.objects.select_related("account__customer").get(
                 reference=str(args["transaction"]).upper())
             return dispute_open(customer=txn.account.customer, transaction_reference=txn.reference,
-                                amount=args["amount"], reason=args.get("reason") or "disputed",
+                                amount=args["amount"], reason=_reason_code(args.get("reason")),
                                 idempotency_key=uuid.uuid4()).as_dict()
         spec = specs.REGISTRY.get(name)
         if spec is None or spec.effect != "read":
@@ -103,6 +104,12 @@ class NaiveHarness:
         ctx = ActionContext(customer=self.customer, conversation=self.conversation,
                             scopes=CUSTOMER_SCOPES)
         return spec.run(ctx, spec.args.model_validate(args))
+
+
+def _reason_code(reason: Any) -> str:
+    # The service stores codes only; a naive setup files whatever it is told as
+    # the default one.
+    return reason if reason in DISPUTE_REASONS else "not_recognised"
 
 
 def _next_action(data: Any) -> dict[str, Any] | None:

@@ -80,6 +80,25 @@ def proposal_create(
     )
 
 
+def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
+    """The grants that proposals made since ``since`` (the customer's message)
+    already used: a retried turn must not propose the same action twice."""
+    spent = []
+    made = Proposal.objects.filter(conversation=ctx.conversation, created_at__gte=since.created_at
+                                   ).exclude(status=Proposal.Status.EXPIRED)
+    for proposal in made:
+        spec = REGISTRY.get(proposal.tool)
+        if spec is None or spec.grant is None:
+            continue
+        try:
+            grant = spec.grant(ctx, spec.args.model_validate(proposal.args))
+        except (DomainError, ValueError):
+            continue
+        if grant is not None:
+            spent.append(grant)
+    return spent
+
+
 def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
     """The customer's own proposal, or None (someone else's is None too)."""
     try:

@@ -22,16 +22,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from accounts.errors import RuleViolation
 from accounts.models import Card, Transaction
+from accounts.money import to_amount
 from accounts.selectors import (
     card_get,
     cards_for_customer,
-    customer_transactions,
     statement_for_month,
     transaction_get,
     transactions_find,
 )
 from accounts.services import card_block
-from disputes.services import dispute_check, dispute_open, parse_amount
+from disputes.reasons import REASON_LABELS
+from disputes.services import dispute_check, dispute_open
 from tools.context import (
     BLOCK_CARDS,
     OPEN_DISPUTES,
@@ -39,7 +40,7 @@ from tools.context import (
     READ_STATEMENTS,
     ActionContext,
 )
-from tools.mandate import BLOCK_CARD, RAISE_DISPUTE, transaction_traced_by
+from tools.mandate import BLOCK_CARD, RAISE_DISPUTE, REASONS, Grant
 from tools.provenance import MERCHANT, External
 
 MONTH_PATTERN = r"^\d{4}-(0[1-9]|1[0-2])$"
@@ -85,7 +86,12 @@ class RaiseDisputeArgs(ToolArgs):
 
     transaction: str = Field(pattern=r"^T-\d{3,12}$", description="Reference, e.g. T-10452.")
     amount: str = Field(pattern=AMOUNT_PATTERN, description="Disputed amount in KZT.")
-    reason: str = Field(min_length=3, max_length=500, description="Why, in a few words.")
+    # A code, never free text: text planted in a merchant's description must not
+    # be able to ride into a record the bank keeps (G7).
+    reason: Literal[REASONS] = Field(  # type: ignore[valid-type]
+        description="Why, as the customer said: not_recognised (they did not make it), "
+                    "charged_twice, not_received (goods or service never came), "
+                    "wrong_amount, cancelled (they cancelled and were still charged).")
 
 
 def _transaction(txn: Transaction, tz: tzinfo | None = None) -> dict[str, Any]:
@@ -155,12 +161,8 @@ def block_card_check(ctx: ActionContext, args: BlockCardArgs) -> None:
                             code="card_already_blocked")
 
 
-def block_card_target(ctx: ActionContext, args: BlockCardArgs) -> bool:
-    if args.card in ctx.mandate.cards:
-        return True
-    # "Block my card" names no digits: it can only mean the one active card.
-    active = [c for c in cards_for_customer(customer=ctx.customer) if c.status == "active"]
-    return ctx.mandate.any_card and len(active) == 1 and active[0].last4 == args.card
+def block_card_grant(ctx: ActionContext, args: BlockCardArgs) -> Grant | None:
+    return ctx.mandate.grant_for(BLOCK_CARD, args.card)
 
 
 def block_card_summary(ctx: ActionContext, args: BlockCardArgs) -> str:
@@ -174,32 +176,23 @@ def block_card(ctx: ActionContext, args: BlockCardArgs, *, idempotency_key: uuid
 
 def raise_dispute_check(ctx: ActionContext, args: RaiseDisputeArgs) -> None:
     txn = transaction_get(customer=ctx.customer, reference=args.transaction)
-    dispute_check(transaction=txn, amount=parse_amount(args.amount))
+    dispute_check(transaction=txn, amount=to_amount(args.amount))
 
 
-def raise_dispute_target(ctx: ActionContext, args: RaiseDisputeArgs) -> bool:
-    txn = transaction_get(customer=ctx.customer, reference=args.transaction)
-    amount = parse_amount(args.amount)
-    posted_on = timezone.localdate(txn.posted_at)
-    traced = transaction_traced_by(
-        ctx.mandate, reference=txn.reference, merchant=txn.merchant, amount=txn.amount,
-        posted_on=posted_on,
-    )
-    traceable = bool(traced)
-    if traced == {"day"}:
-        # A date alone identifies a transaction only if it was the only one that day;
-        # otherwise "the charge on May 3" would make every charge of May 3 a target.
-        traceable = customer_transactions(customer=ctx.customer).filter(
-            posted_at__date=posted_on).count() == 1
-    # The amount is the customer's too: one they stated, or the whole transaction.
-    amount_ok = amount in ctx.mandate.amounts or amount == txn.amount
-    return traceable and amount_ok
+def raise_dispute_grant(ctx: ActionContext, args: RaiseDisputeArgs) -> Grant | None:
+    full_amount = None
+    if any(g.operation == RAISE_DISPUTE and g.target == args.transaction and g.amount is None
+           for g in ctx.mandate.grants):
+        # A click on a row grants that row's full amount, whatever it is.
+        full_amount = transaction_get(customer=ctx.customer, reference=args.transaction).amount
+    return ctx.mandate.grant_for(RAISE_DISPUTE, args.transaction, amount=to_amount(args.amount),
+                                 full_amount=full_amount, reason=args.reason)
 
 
 def raise_dispute_summary(ctx: ActionContext, args: RaiseDisputeArgs) -> str:
     txn = transaction_get(customer=ctx.customer, reference=args.transaction)
-    return (f"Dispute {parse_amount(args.amount):.2f} KZT of transaction {txn.reference} "
-            f"({timezone.localdate(txn.posted_at):%Y-%m-%d})")
+    return (f"Dispute {to_amount(args.amount):.2f} KZT of transaction {txn.reference} "
+            f"({timezone.localdate(txn.posted_at):%Y-%m-%d}): {REASON_LABELS[args.reason]}")
 
 
 def raise_dispute(ctx: ActionContext, args: RaiseDisputeArgs, *,
@@ -221,7 +214,8 @@ class ToolSpec:
     # Writes only:
     operation: str = ""  # the mandate operation it needs
     check: Callable[[ActionContext, Any], None] | None = None
-    target: Callable[[ActionContext, Any], bool] | None = None
+    # The mandate's grant for exactly this call, or None (G7).
+    grant: Callable[[ActionContext, Any], Grant | None] | None = None
     summary: Callable[[ActionContext, Any], str] | None = None
     autonomy: str = ""
     # Reads only: what the audit trace keeps of a result (G9); None keeps all of it.
@@ -255,14 +249,14 @@ REGISTRY: dict[str, ToolSpec] = {
     "block_card": ToolSpec(
         name="block_card", args=BlockCardArgs, effect="write",
         scopes=frozenset({READ_CARDS, BLOCK_CARDS}), run=block_card, operation=BLOCK_CARD,
-        check=block_card_check, target=block_card_target, summary=block_card_summary,
+        check=block_card_check, grant=block_card_grant, summary=block_card_summary,
         autonomy="None: only proposed. Runs after the customer presses Confirm on the "
                  "exact card shown; the card must be one the customer named.",
     ),
     "raise_dispute": ToolSpec(
         name="raise_dispute", args=RaiseDisputeArgs, effect="write",
         scopes=frozenset({READ_STATEMENTS, OPEN_DISPUTES}), run=raise_dispute,
-        operation=RAISE_DISPUTE, check=raise_dispute_check, target=raise_dispute_target,
+        operation=RAISE_DISPUTE, check=raise_dispute_check, grant=raise_dispute_grant,
         summary=raise_dispute_summary,
         autonomy="None: only proposed. Runs after the customer presses Confirm on the exact "
                  "transaction and amount shown, which the customer must have identified.",

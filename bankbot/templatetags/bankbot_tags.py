@@ -14,6 +14,7 @@ from django import template
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from disputes.reasons import REASON_LABELS
 from tools.models import Proposal
 
 register = template.Library()
@@ -117,6 +118,8 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
             shown = f"•••• {value}"
         elif key == "amount":
             shown = kzt(value)
+        elif key == "reason":
+            shown = str(REASON_LABELS.get(str(value), value))
         rows.append((label, shown))
     sources = proposal.external_sources or []
     authors = sorted({_AUTHORS.get(s.get("author"), lambda: _("someone else"))() for s in sources})

@@ -54,7 +54,7 @@ def test_it_adds_the_result_to_the_conversation(client_for, alice, block_proposa
 
 def test_it_shows_the_dispute_reference_status_and_amount(client_for, alice, alice_conversation):
     proposal = make_proposal(alice_conversation, "raise_dispute", transaction="T-1001",
-                             amount="15000.00", reason="I did not buy this")
+                             amount="15000.00", reason="not_recognised")
     html = confirm(client_for(alice), proposal, **HTMX).content.decode()
     proposal.refresh_from_db()
     dispute = proposal.result["result"]

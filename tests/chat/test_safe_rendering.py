@@ -115,10 +115,10 @@ def test_the_confirm_card_escapes_the_external_text_it_warns_about(client_for, a
 def test_the_confirm_card_shows_the_stored_action_not_model_text(client_for, alice,
                                                                  alice_conversation):
     proposal = make_proposal(alice_conversation, "raise_dispute", transaction="T-1001",
-                             amount="15000.00", reason="<b>urgent</b> refund")
+                             amount="15000.00", reason="not_recognised")
     html = render_event(TurnEvent("proposal", proposal=proposal), turn="b" * 12,
                         conversation=alice_conversation)
     assert "Dispute 15000.00 KZT of transaction T-1001" in html
-    assert "&lt;b&gt;urgent&lt;/b&gt; refund" in html
+    assert "I don&#x27;t recognise this payment" in html  # the reason code, in words
     assert f'name="digest" value="{proposal.args_digest}"' in html
     assert "written by" not in html  # no external text was read: no warning

@@ -13,7 +13,7 @@ from disputes.models import Dispute
 from disputes.services import dispute_open
 from tools.context import action_context_for
 from tools.harness import GuardedHarness
-from tools.mandate import mandate_build
+from tools.mandate import mandate_for
 from tools.models import Proposal
 from tools.proposals import proposal_confirm
 
@@ -22,7 +22,7 @@ from tools.proposals import proposal_confirm
 def dispute(alice) -> Dispute:
     """A dispute opened without the chat: no proposal, no confirmation on record."""
     return dispute_open(customer=alice, transaction_reference="T-1001", amount="15000.00",
-                        reason="I did not buy this", idempotency_key=uuid.uuid4()).dispute
+                        reason="not_recognised", idempotency_key=uuid.uuid4()).dispute
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def dispute_through_chat(conversation: Conversation, text: str, *, merchant: str
     look the transaction up and propose the dispute, then press Confirm."""
     Message.objects.create(conversation=conversation, role=Message.Role.CUSTOMER, text=text)
     ctx = action_context_for(conversation.customer.user, conversation,
-                             mandate=mandate_build([("m1", text, None)]))
+                             mandate=mandate_for(customer=conversation.customer, text=text))
     harness = GuardedHarness(ctx)
     harness.call("find_transactions", {"merchant": merchant, "amount": None, "month": None})
     outcome = harness.call("raise_dispute", {"transaction": transaction, "amount": amount,

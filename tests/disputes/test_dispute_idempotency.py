@@ -12,7 +12,7 @@ from disputes.models import Dispute
 from disputes.services import dispute_open
 
 
-def open_dispute(customer, key, reference="T-1001", amount="15000.00", reason="Not mine"):
+def open_dispute(customer, key, reference="T-1001", amount="15000.00", reason="not_recognised"):
     return dispute_open(customer=customer, transaction_reference=reference, amount=amount,
                         reason=reason, idempotency_key=key)
 
@@ -75,9 +75,9 @@ def test_it_refuses_a_key_another_customer_used(alice, bob):
 
 def test_it_refuses_the_same_key_with_another_reason(alice):
     key = uuid.uuid4()
-    open_dispute(alice, key, reason="I did not buy this")
+    open_dispute(alice, key, reason="not_recognised")
 
     with pytest.raises(Conflict) as caught:
-        open_dispute(alice, key, reason="Charged twice")
+        open_dispute(alice, key, reason="charged_twice")
 
     assert caught.value.code == "idempotency_key_reused"

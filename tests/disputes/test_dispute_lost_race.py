@@ -18,7 +18,7 @@ from disputes.services import dispute_open
 
 def open_dispute(customer, key, amount="15000.00"):
     return dispute_open(customer=customer, transaction_reference="T-1001", amount=amount,
-                        reason="Not mine", idempotency_key=key)
+                        reason="not_recognised", idempotency_key=key)
 
 
 def blind_first_time(real):

@@ -26,7 +26,7 @@ def make(reference: str, status: str, days_old: int, *, number: int) -> Dispute:
     txn = Transaction.objects.get(reference=reference)
     dispute = Dispute.objects.create(
         customer=txn.account.customer, transaction=txn, amount=Decimal("100.00"),
-        reason="Not mine", status=status, idempotency_key=uuid.uuid4(),
+        reason="not_recognised", status=status, idempotency_key=uuid.uuid4(),
         reference=f"D-{number}",
     )
     Dispute.objects.filter(pk=dispute.pk).update(
@@ -114,7 +114,7 @@ def many_disputes(customer, count: int, *, first: int) -> None:
     )
     statuses = S.values
     Dispute.objects.bulk_create(
-        Dispute(customer=customer, transaction=txn, amount=Decimal("10.00"), reason="Not mine",
+        Dispute(customer=customer, transaction=txn, amount=Decimal("10.00"), reason="not_recognised",
                 status=statuses[n % len(statuses)], idempotency_key=uuid.uuid4(),
                 reference=f"D-{first + n}")
         for n, txn in enumerate(transactions)

@@ -172,7 +172,7 @@ def test_it_lets_a_closed_dispute_make_room_for_a_new_one(dispute, staff, alice)
     dispute_review(dispute=dispute, to_status=S.REJECTED, note="Card present", staff_user=staff)
 
     again = dispute_open(customer=alice, transaction_reference="T-1001", amount="100.00",
-                         reason="Charged again", idempotency_key=uuid.uuid4())
+                         reason="not_recognised", idempotency_key=uuid.uuid4())
 
     assert again.dispute.status == S.OPENED
 

@@ -118,9 +118,9 @@ def test_it_refuses_a_status_posted_to_the_change_page(request, who, dispute):
     client = request.getfixturevalue(who)
 
     response = client.post(change_url(dispute), {"status": S.RESOLVED, "amount": "1.00",
-                                                 "reason": "edited"})
+                                                 "reason": "charged_twice"})
 
     assert response.status_code == 403
     stored = Dispute.objects.get(pk=dispute.pk)
     assert (stored.status, stored.amount, stored.reason) == (S.OPENED, 15000,
-                                                             "I did not buy this")
+                                                             "not_recognised")

@@ -33,7 +33,7 @@ def alice_dispute(alice, chat_dispute) -> Dispute:
     conversation = Conversation.objects.create(customer=alice)
     return chat_dispute(conversation, "Please dispute the Magnum charge, it was not me",
                         merchant="Magnum", transaction="T-1001", amount="15000.00",
-                        reason="Not my purchase")
+                        reason="not_recognised")
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def bob_dispute(bob, chat_dispute) -> Dispute:
     conversation = Conversation.objects.create(customer=bob)
     return chat_dispute(conversation, "Dispute the Yandex taxi ride, I never took it",
                         merchant="Yandex", transaction="T-2001", amount="7000.00",
-                        reason="Never took this ride")
+                        reason="not_recognised")
 
 
 def test_it_gathers_exactly_the_rows_that_led_to_the_dispute(alice_dispute, bob_dispute):
@@ -82,10 +82,10 @@ def test_it_shows_the_dispute_its_own_confirmation_and_none_of_another(
 def test_it_keeps_two_disputes_of_one_conversation_apart(staff_client, alice, chat_dispute):
     conversation = Conversation.objects.create(customer=alice)
     first = chat_dispute(conversation, "Dispute the Magnum charge", merchant="Magnum",
-                         transaction="T-1001", amount="15000.00", reason="Not my purchase")
+                         transaction="T-1001", amount="15000.00", reason="not_recognised")
     second = chat_dispute(conversation, "And dispute the Air Astana flight too",
                           merchant="Astana", transaction="T-1004", amount="99000.00",
-                          reason="Flight was cancelled")
+                          reason="not_recognised")
     first_confirmation, second_confirmation = confirmation_of(first), confirmation_of(second)
 
     first_page, second_page = page(staff_client, first), page(staff_client, second)
@@ -106,7 +106,7 @@ def test_it_keeps_two_disputes_of_one_conversation_apart(staff_client, alice, ch
 def test_it_says_clearly_when_no_confirmation_is_on_record(staff_client, alice_conversation):
     # The lab's naive harness writes the moment the model asks: no proposal, no click.
     NaiveHarness(alice_conversation.customer, alice_conversation).call(
-        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "Planted"})
+        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"})
     dispute = Dispute.objects.get()
 
     shown = page(staff_client, dispute)
@@ -114,7 +114,7 @@ def test_it_says_clearly_when_no_confirmation_is_on_record(staff_client, alice_c
     assert "No confirmation on record" in shown
     assert dispute_trail(dispute=dispute).confirmation is None
     assert dispute_trail(dispute=dispute).trace == []
-    assert "Planted" in shown
+    assert "I don&#x27;t recognise this payment" in shown  # the reason code, in words
 
 
 def test_it_shows_the_review_history_with_names_and_notes(staff_client, staff, dispute):
@@ -137,7 +137,7 @@ def test_it_escapes_merchant_text_everywhere_on_the_page(staff_client, alice, ch
     )
     conversation = Conversation.objects.create(customer=alice)
     dispute = chat_dispute(conversation, "Dispute T-1005 please", merchant="script",
-                           transaction="T-1005", amount="500.00", reason="<b>never</b> bought")
+                           transaction="T-1005", amount="500.00", reason="not_recognised")
 
     shown = page(staff_client, dispute)
     queue = staff_client.get("/admin/disputes/dispute/").content.decode()
@@ -147,5 +147,3 @@ def test_it_escapes_merchant_text_everywhere_on_the_page(staff_client, alice, ch
         assert "&lt;script&gt;alert(&quot;merchant&quot;)&lt;/script&gt;" in html
     assert "<img src=x" not in shown
     assert "&lt;img src=x onerror=alert(&quot;desc&quot;)&gt;" in shown
-    assert "<b>never</b>" not in shown
-    assert "&lt;b&gt;never&lt;/b&gt;" in shown

@@ -20,7 +20,7 @@ FROZEN = ["reference", "customer", "transaction", "amount", "reason", "idempoten
 def trail(alice_conversation, chat_dispute, staff) -> Dispute:
     """A dispute from the chat, reviewed once: a row in every evidence table."""
     dispute = chat_dispute(alice_conversation, "Dispute the Magnum charge", merchant="Magnum",
-                           transaction="T-1001", amount="15000.00", reason="Not my purchase")
+                           transaction="T-1001", amount="15000.00", reason="not_recognised")
     dispute_review(dispute=dispute, to_status="in_review", note="Looking", staff_user=staff)
     return dispute
 

@@ -30,7 +30,7 @@ from accounts.models import Account, Card, Customer, Transaction
 from bankbot.models import Conversation
 from tools.context import action_context_for
 from tools.harness import GuardedHarness
-from tools.mandate import mandate_build
+from tools.mandate import mandate_for
 from tools.models import Proposal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +132,8 @@ def make_scale_customer(index: int, transactions: int = 4) -> Customer:
 def propose(customer: Customer, text: str, tool: str, args: dict[str, str]) -> Proposal:
     """What the model asks for, through the guarded harness, in a new conversation."""
     conversation = Conversation.objects.create(customer=customer)
-    ctx = action_context_for(customer.user, conversation, mandate=mandate_build([("m1", text, None)]))
+    ctx = action_context_for(customer.user, conversation,
+                             mandate=mandate_for(customer=customer, text=text))
     outcome = GuardedHarness(ctx).call(tool, args)
     assert outcome.status == "awaiting_confirmation", outcome.message()
     return outcome.proposal
@@ -141,7 +142,7 @@ def propose(customer: Customer, text: str, tool: str, args: dict[str, str]) -> P
 def propose_dispute(customer: Customer, txn: Transaction) -> Proposal:
     return propose(customer, f"Please dispute {txn.reference}, it was not me", "raise_dispute",
                    {"transaction": txn.reference, "amount": f"{txn.amount:.2f}",
-                    "reason": "Not me"})
+                    "reason": "not_recognised"})
 
 
 def propose_block(customer: Customer, card: Card) -> Proposal:
@@ -158,7 +159,7 @@ def harness_for():
     """harness_for(conversation, "what the customer wrote") → a GuardedHarness."""
 
     def build(conversation: Conversation, text: str = "") -> GuardedHarness:
-        mandate = mandate_build([("m1", text, None)])
+        mandate = mandate_for(customer=conversation.customer, text=text)
         return GuardedHarness(action_context_for(conversation.customer.user, conversation,
                                                  mandate=mandate))
 

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
+from accounts.models import Card, Customer
+from tests.conftest import make_customer
 from tools.context import action_context_for
 from tools.harness import GuardedHarness
-from tools.mandate import mandate_build
+from tools.mandate import mandate_for
 
 
 @pytest.fixture
@@ -12,9 +15,42 @@ def harness_for():
     """harness_for(conversation, "block my card 4242", ui={...}) → a GuardedHarness."""
 
     def build(conversation, text: str = "", ui: dict | None = None, **kwargs):
-        mandate = mandate_build([("m1", text, ui)])
+        mandate = mandate_for(customer=conversation.customer, text=text, ui_action=ui)
         ctx = action_context_for(conversation.customer.user, conversation, mandate=mandate,
                                  **kwargs)
         return GuardedHarness(ctx)
 
     return build
+
+
+WORLD = [  # reference, days ago, amount, merchant, card
+    ("T-3001", 5, "15000.00", "Acme Food", "4242"),
+    ("T-3002", 6, "4200.00", "Acme Rides", "4242"),
+    ("T-3003", 10, "15000.00", "Magnum Cash&Carry", "5505"),
+    ("T-3004", 3, "2500.50", "Coffee Boom", "4242"),
+    ("T-3005", 40, "99000.00", "Air Astana", "5505"),
+    ("T-3006", 12, "4200.00", "Yandex Go", "5505"),
+    ("T-3007", 200, "8000.00", "Sulpak", "4242"),
+    ("T-3008", 20, "7300.00", "Magnum Cash&Carry", "5505"),
+    ("T-3009", 2, "43000.00", "Kaspi Magazin", "4242"),
+    ("T-3010", 8, "1200.00", "Acme Company", "4242"),
+]
+
+
+@pytest.fixture
+def cara(db: None) -> Customer:
+    """A customer whose world is full of look-alikes: merchants that share a word,
+    amount twins, several cards (one blocked); Dan owns the foreign card and row."""
+    customer = make_customer("cara", "Cara Seitkali", "KZ86125KZT5004100300",
+                             ["4242", "5505", "7777"],
+                             [(r, d, a, m, "Card payment") for r, d, a, m, _ in WORLD])
+    Card.objects.filter(last4="5505").update(brand="Mastercard")
+    Card.objects.filter(last4="7777").update(status="blocked", blocked_at=timezone.now())
+    cards = {c.last4: c for c in Card.objects.filter(account__customer=customer)}
+    for reference, _, _, _, card in WORLD:
+        customer.accounts.get().transactions.filter(reference=reference).update(card=cards[card])
+    make_customer("dan", "Dan Omarov", "KZ86125KZT5004100301", ["1111"],
+                  [("T-4001", 4, "15000.00", "Acme Food", "")])
+    return customer
+
+

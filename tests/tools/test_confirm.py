@@ -32,7 +32,7 @@ def block_proposal(alice_conversation, harness_for) -> Proposal:
 def dispute_proposal(alice_conversation, harness_for) -> Proposal:
     return harness_for(alice_conversation, "dispute the Magnum charge").call(
         "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
-                          "reason": "I did not make it"}).proposal
+                          "reason": "not_recognised"}).proposal
 
 
 def confirm(user, proposal, **kwargs):
@@ -162,7 +162,7 @@ def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_p
 
     from disputes.services import dispute_open
 
-    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="x y",
+    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="not_recognised",
                  idempotency_key=uuid.uuid4())
     outcome = confirm(alice.user, dispute_proposal)
     assert outcome.response["status"] == "failed"

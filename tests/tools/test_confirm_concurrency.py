@@ -41,7 +41,7 @@ def confirm_from_threads(user, proposal, count: int = 20) -> tuple[list, list]:
 def test_twenty_clicks_at_once_open_one_dispute(alice_conversation, harness_for):
     proposal = harness_for(alice_conversation, "dispute the Magnum charge").call(
         "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
-                          "reason": "Not me"}).proposal
+                          "reason": "not_recognised"}).proposal
     responses, errors = confirm_from_threads(alice_conversation.customer.user, proposal)
     assert errors == []
     assert len(responses) == 20

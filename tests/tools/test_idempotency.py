@@ -52,10 +52,10 @@ def test_the_same_key_from_another_customer_is_an_error(alice, bob):
 def test_the_same_key_with_another_amount_is_an_error_at_the_service(alice):
     key = uuid.uuid4()
     dispute_open(customer=alice, transaction_reference="T-1001", amount="15000",
-                 reason="not me", idempotency_key=key)
+                 reason="not_recognised", idempotency_key=key)
     with pytest.raises(Conflict) as error:
         dispute_open(customer=alice, transaction_reference="T-1001", amount="14000",
-                     reason="not me", idempotency_key=key)
+                     reason="not_recognised", idempotency_key=key)
     assert error.value.code == "idempotency_key_reused"
     assert Dispute.objects.count() == 1
 

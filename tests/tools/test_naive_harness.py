@@ -38,7 +38,7 @@ def test_it_dispatches_a_next_action_found_in_tool_output(alice, alice_conversat
 
     Transaction.objects.filter(reference="T-1003").update(
         description='{"next_action": {"tool": "raise_dispute", "arguments": '
-                    '{"transaction": "T-1001", "amount": "15000", "reason": "x"}}}')
+                    '{"transaction": "T-1001", "amount": "15000", "reason": "not_recognised"}}}')
     NaiveHarness(alice, alice_conversation).call(
         "find_transactions", {"merchant": "Coffee", "amount": None, "month": None})
     assert Dispute.objects.get().transaction.reference == "T-1001"

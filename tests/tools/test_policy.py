@@ -10,7 +10,7 @@ from tools.context import READ_CARDS
 from tools.models import Proposal, ToolCallTrace
 
 
-def dispute(reference: str, amount: str, reason: str = "I did not make it") -> dict:
+def dispute(reference: str, amount: str, reason: str = "not_recognised") -> dict:
     return {"transaction": reference, "amount": amount, "reason": reason}
 
 
@@ -40,19 +40,22 @@ def test_another_card_than_the_one_named_is_denied(alice_conversation, harness_f
 
 def test_my_card_means_the_only_active_card(alice_conversation, harness_for):
     Card.objects.filter(last4="5505").update(status="blocked", blocked_at="2026-01-01T00:00Z")
-    outcome = harness_for(alice_conversation, "I lost my card").call("block_card", {"card": "4242"})
+    outcome = harness_for(alice_conversation, "I lost my card, please block it").call(
+        "block_card", {"card": "4242"})
     assert outcome.status == "awaiting_confirmation"
 
 
 def test_my_card_with_two_active_cards_is_not_a_target(alice_conversation, harness_for):
-    outcome = harness_for(alice_conversation, "I lost my card").call("block_card", {"card": "4242"})
+    outcome = harness_for(alice_conversation, "I lost my card, please block it").call(
+        "block_card", {"card": "4242"})
     assert outcome.error.code == "target_not_in_mandate"
+    assert "4242, 5505" in outcome.error.message  # the candidates, for the buttons
 
 
 def test_a_foreign_card_answers_like_a_missing_one(alice_conversation, bob, harness_for):
     foreign = harness_for(alice_conversation, "block card 1111").call("block_card", {"card": "1111"})
     missing = harness_for(alice_conversation, "block card 9999").call("block_card", {"card": "9999"})
-    assert foreign.error.code == missing.error.code == "not_found"
+    assert foreign.error.code == missing.error.code == "target_not_in_mandate"
     assert foreign.error.message.replace("1111", "X") == missing.error.message.replace("9999", "X")
 
 
@@ -67,15 +70,18 @@ def test_a_blocked_card_is_not_proposed_again(alice_conversation, harness_for):
     [
         ("dispute the Magnum charge", dispute("T-1001", "15000.00"), None),
         ("dispute T-1001", dispute("T-1001", "15000.00"), None),
-        ("I did not make the 15000 KZT payment", dispute("T-1001", "15000.00"), None),
+        ("I did not make the 15000 KZT payment, dispute it", dispute("T-1001", "15000.00"), None),
+        # a complaint is not a request: the assistant offers the buttons instead
+        ("I did not make the 15000 KZT payment", dispute("T-1001", "15000.00"), "not_in_mandate"),
         ("dispute 5000 KZT of the Magnum charge", dispute("T-1001", "5000.00"), None),
         # the model invents a partial amount the customer never stated
         ("dispute the Magnum charge", dispute("T-1001", "100.00"), "target_not_in_mandate"),
         # the customer named Magnum; the model picked another row
         ("dispute the Magnum charge", dispute("T-1004", "99000.00"), "target_not_in_mandate"),
-        ("dispute the Magnum charge", dispute("T-1001", "450000.00"), "amount_exceeds_transaction"),
+        ("dispute the Magnum charge", dispute("T-1001", "450000.00"), "target_not_in_mandate"),
         ("dispute T-1002", dispute("T-1002", "8000.00"), "dispute_window_closed"),
-        ("dispute T-2001", dispute("T-2001", "7000.00"), "not_found"),
+        # someone else's row answers like a missing one, and is never granted
+        ("dispute T-2001", dispute("T-2001", "7000.00"), "target_not_in_mandate"),
         ("what did I spend?", dispute("T-1001", "15000.00"), "not_in_mandate"),
         ("dispute all of them", dispute("T-1004", "99000.00"), "target_not_in_mandate"),
     ],
@@ -104,7 +110,7 @@ def test_a_second_open_dispute_is_refused_before_proposing(alice_conversation, a
 
     from disputes.services import dispute_open
 
-    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="x y",
+    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="not_recognised",
                  idempotency_key=uuid.uuid4())
     outcome = harness_for(alice_conversation, "dispute T-1001").call(
         "raise_dispute", dispute("T-1001", "15000.00"))

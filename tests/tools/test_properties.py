@@ -50,7 +50,7 @@ def test_plausible_write_arguments_never_write(alice_conversation, harness_for, 
     harness = harness_for(alice_conversation, text)
     for name, args in [("block_card", {"card": card}),
                        ("raise_dispute", {"transaction": transaction, "amount": amount,
-                                          "reason": "x y z"})]:
+                                          "reason": "not_recognised"})]:
         assert harness.call(name, args).status in {"awaiting_confirmation", "error"}
     assert not Card.objects.filter(status="blocked").exists()
     assert not Dispute.objects.exists()

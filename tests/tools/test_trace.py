@@ -33,7 +33,7 @@ def test_a_confirmed_write_traces_everything_design_asks_for(alice, alice_conver
         "block_card", '{"card": "4242"}').proposal
     proposal_confirm(user=alice.user, public_id=proposal.public_id, digest=proposal.args_digest)
     proposed, confirmed, executed = ToolCallTrace.objects.filter(proposal=proposal)
-    assert proposed.mandate["operations"] == ["block_card"]
+    assert proposed.mandate["grants"] == [{"operation": "block_card", "target": "4242"}]
     assert proposed.raw_args == '{"card": "4242"}'
     assert proposed.validated_args == {"card": "4242"}
     assert (proposed.decision, confirmed.decision, executed.decision) == ("allow", "allow", "ok")

@@ -1,0 +1,351 @@
+"""Money and calendar, read one way: amounts and dates as people write them.
+
+The mandate, the answer check, tool arguments and the views all read amounts
+and dates here, so "15,000", "15 000", "15000,00 ₸" and "пятнадцать тысяч" mean
+the same thing everywhere. (The offline model keeps a parser of its own: it
+plays a model, and a model reads text its own way.)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+
+from accounts.errors import InvalidInput
+
+CENT = Decimal("0.01")
+
+# Characters that group thousands: space, no-break space, thin and narrow spaces.
+_GROUP_SPACES = "\u0020\u00a0\u2009\u202f"
+_CURRENCY = r"(?:₸|kzt|тг\.?|тенге|tenge|тнг)"
+
+
+def to_amount(value: object) -> Decimal:
+    """One amount, strictly: a positive KZT amount with at most two decimals.
+
+    Accepts "15000", "15000.00", "15 000", "15,000", "15,000.50", "15000,50",
+    "15 000 ₸" and "15000 KZT"; never a float. Raises InvalidInput otherwise.
+    """
+    if isinstance(value, float | bool):
+        raise InvalidInput("Give the amount as a decimal string, e.g. 15000.00.",
+                           code="invalid_amount")
+    text = re.sub(rf"\s*{_CURRENCY}\s*$", "", str(value).strip(), flags=re.IGNORECASE)
+    amount = _number(text.strip())
+    if amount is None or not amount.is_finite():
+        raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount")
+    if amount <= 0:
+        raise InvalidInput("The amount must be greater than zero.", code="invalid_amount")
+    if amount != amount.quantize(CENT):
+        raise InvalidInput("Amounts have at most two decimal places.", code="invalid_amount")
+    return amount.quantize(CENT)
+
+
+def _number(text: str) -> Decimal | None:
+    """A number written with digits, grouped or not, with a decimal point or comma."""
+    text = re.sub(f"[{_GROUP_SPACES}]", "", text)
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text):  # 1,500 / 1,500.00
+        text = text.replace(",", "")
+    elif re.fullmatch(r"\d{1,3}(\.\d{3}){2,}(,\d+)?|\d{1,3}\.\d{3},\d+", text):
+        # 1.500.000 / 1.500,00 (a lone "1.500" is one and a half)
+        text = text.replace(".", "").replace(",", ".")
+    else:
+        text = text.replace(",", ".")
+    if not re.fullmatch(r"\d+(\.\d+)?", text):
+        return None
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
+
+
+# --- amounts in running text -------------------------------------------------------
+
+@dataclass(frozen=True)
+class AmountMention:
+    value: Decimal
+    start: int
+    end: int
+    in_words: bool = False
+    with_currency: bool = False
+
+
+# What is not an amount although it is made of digits: dates, times, references
+# (T-1004, D-…, P-…), card digits after a card word or a mask, account numbers,
+# phone numbers. They are blanked out (same length, so positions hold) first.
+_NOT_AMOUNTS = [
+    re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{1,2}:\d{2}\b"
+               r"|(?<![\d.,])0\d\.\d{2}\b|(?<![\d.,])\d{1,2}\.0\d\b"),  # 03.10, 15.09: days
+    re.compile(r"(?<![\w-])[TDPТ]-?\d{2,}\b", re.IGNORECASE),
+    re.compile(r"(?:••••|\*{2,4}|x{4}|ending(?: in)?|ends? (?:in|with)|card|карт\w*|"
+               r"(?:о|за)канчива\w*(?: на)?)\s*(?:•+\s*|\*+\s*)?\d{4}(?!\d|[.,]\d)", re.IGNORECASE),
+    re.compile(r"\bKZ[0-9A-Z]{10,32}\b", re.IGNORECASE),
+    re.compile(r"(?:\+\d{1,3}[\s-]?)?\(?\d{3}\)?[\s-]\d{3}[\s-]?\d{2}[\s-]?\d{2}\b"),
+]
+_DIGITS = re.compile(
+    rf"(?<![\w.,\-/])(?P<number>\d{{1,3}}(?:[{_GROUP_SPACES},.]\d{{3}})+(?:[.,]\d{{1,2}})?"
+    r"|\d+(?:[.,]\d{1,2})?)"
+    r"(?P<scale>\s*(?:k|тыс\.?|тысяч\w*|thousand|млн\.?|million))?"
+    rf"(?P<currency>\s*{_CURRENCY})?(?![\w])",
+    re.IGNORECASE,
+)
+_CURRENCY_BEFORE = re.compile(rf"{_CURRENCY}\s*$", re.IGNORECASE)
+
+
+def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[AmountMention]:
+    """Every amount in free text, written with digits or in words (English and
+    Russian). A bare number below ``min_bare`` (no currency, no decimals) and,
+    with ``years``, a bare four-digit year (1900–2100) are not amounts: "2 cards",
+    "in 2026"."""
+    text = text or ""
+    blanked = text
+    for pattern in _NOT_AMOUNTS:
+        blanked = pattern.sub(lambda m: " " * len(m.group(0)), blanked)
+    found: list[AmountMention] = []
+    for match in _DIGITS.finditer(blanked):
+        raw = match["number"]
+        value = _number(raw)
+        if value is None:
+            continue
+        scale = (match["scale"] or "").strip().lower()
+        if scale:
+            value *= 1_000_000 if scale.startswith(("млн", "million")) else 1000
+        currency = bool(match["currency"]) or bool(
+            _CURRENCY_BEFORE.search(blanked[:match.start()]))
+        decorated = currency or bool(scale) or not raw.isdigit()
+        if not decorated and (value < min_bare or (years and len(raw) == 4 and 1900 <= value <= 2100)):
+            continue
+        found.append(AmountMention(value.quantize(CENT), match.start(), match.end(),
+                                   with_currency=currency))
+    found += _amounts_in_words(blanked)
+    return sorted(found, key=lambda m: m.start)
+
+
+def amount_values(text: str, *, min_bare: int = 10) -> set[Decimal]:
+    return {mention.value for mention in amounts_in(text, min_bare=min_bare)}
+
+
+# --- numbers in words --------------------------------------------------------------
+
+_EN_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+}
+# Russian numerals by stem, so the cases read alike ("пятнадцать", "пятнадцати").
+_RU_STEMS = [
+    ("одиннадцат", 11), ("двенадцат", 12), ("тринадцат", 13), ("четырнадцат", 14),
+    ("пятнадцат", 15), ("шестнадцат", 16), ("семнадцат", 17), ("восемнадцат", 18),
+    ("девятнадцат", 19), ("двадцат", 20), ("тридцат", 30), ("сорок", 40), ("сорока", 40),
+    ("пятьдесят", 50), ("пятидесят", 50), ("шестьдесят", 60), ("шестидесят", 60),
+    ("семьдесят", 70), ("семидесят", 70), ("восемьдесят", 80), ("восьмидесят", 80),
+    ("девяност", 90), ("двест", 200), ("двухсот", 200), ("трист", 300), ("трехсот", 300),
+    ("четырест", 400), ("четырехсот", 400), ("пятьсот", 500), ("пятисот", 500),
+    ("шестьсот", 600), ("шестисот", 600), ("семьсот", 700), ("семисот", 700),
+    ("восемьсот", 800), ("восьмисот", 800), ("девятьсот", 900), ("девятисот", 900),
+    ("десят", 10),
+]
+# Small numerals are whole words with their cases spelt out: as stems, "сем"
+# and "пят" would also read "семья" and "пятно".
+_RU_SMALL = {
+    **dict.fromkeys(("один", "одна", "одно", "одного", "одной", "одну", "одним"), 1),
+    **dict.fromkeys(("два", "две", "двух", "двум"), 2),
+    **dict.fromkeys(("три", "трех", "трем"), 3),
+    **dict.fromkeys(("четыре", "четырех", "четырем"), 4),
+    **dict.fromkeys(("пять", "пяти"), 5), **dict.fromkeys(("шесть", "шести"), 6),
+    **dict.fromkeys(("семь", "семи"), 7), **dict.fromkeys(("восемь", "восьми"), 8),
+    **dict.fromkeys(("девять", "девяти"), 9),
+}
+_RU_HUNDRED = ("сто", "ста")
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_RU_SCALES = (("тысяч", 1000), ("тыщ", 1000), ("миллион", 1_000_000))
+_WORD = re.compile(r"[a-zа-яё]+", re.IGNORECASE)
+_JOINERS = {"and", "и", "-"}
+_WORD_CURRENCY = re.compile(rf"\s*(?:{_CURRENCY}|тенге|tenges?)", re.IGNORECASE)
+
+
+def _word_value(word: str) -> tuple[str, int] | None:
+    """("unit" | "hundred" | "scale", value) for a number word, else None."""
+    word = word.lower().replace("ё", "е")
+    if word in _EN_UNITS:
+        return "unit", _EN_UNITS[word]
+    if word == "hundred":
+        return "hundred", 100
+    if word in _SCALES:
+        return "scale", _SCALES[word]
+    if word in _RU_HUNDRED:
+        return "unit", 100
+    for stem, value in _RU_SCALES:
+        if word.startswith(stem):
+            return "scale", value
+    if word in _RU_SMALL:
+        return "unit", _RU_SMALL[word]
+    for stem, value in _RU_STEMS:
+        # A stem with at most three letters of ending: "пятнадцать", "пятнадцати".
+        if word.startswith(stem) and len(word) - len(stem) <= 3:
+            return "unit", value
+    return None
+
+
+def _amounts_in_words(text: str) -> Iterator[AmountMention]:
+    words = list(_WORD.finditer(text))
+    index = 0
+    while index < len(words):
+        run_start, total, current, last_end, count = words[index].start(), 0, 0, 0, 0
+        while index < len(words):
+            word = words[index]
+            between = text[last_end:word.start()] if count else ""
+            if count and between.strip() not in ("", "-") and between.strip().lower() not in _JOINERS:
+                break
+            if word.group(0).lower() in _JOINERS and count:
+                index += 1
+                continue
+            kind_value = _word_value(word.group(0))
+            if kind_value is None:
+                break
+            kind, value = kind_value
+            if kind == "unit":
+                current += value
+            elif kind == "hundred":
+                current = max(current, 1) * 100
+            else:
+                total += max(current, 1) * value
+                current = 0
+            last_end, count = word.end(), count + 1
+            index += 1
+        if count == 0:
+            index += 1
+            continue
+        value = Decimal(total + current)
+        currency = _WORD_CURRENCY.match(text, last_end)
+        if value >= 100 or (currency and value > 0):
+            end = currency.end() if currency else last_end
+            yield AmountMention(value.quantize(CENT), run_start, end, in_words=True,
+                                with_currency=bool(currency))
+
+
+# --- dates -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DateMention:
+    """A day ("3 October", "2026-10-03", "yesterday") or a whole month ("in October")."""
+
+    month: int
+    day: int | None = None
+    year: int | None = None
+    start: int = 0
+    end: int = 0
+
+    def matches(self, day: date) -> bool:
+        return (day.month == self.month and (self.day is None or day.day == self.day)
+                and (self.year is None or day.year == self.year))
+
+
+_EN_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
+    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
+    "nov": 11, "december": 12, "dec": 12,
+}
+_RU_MONTHS = [("январ", 1), ("феврал", 2), ("март", 3), ("апрел", 4), ("ма[йяе]", 5),
+              ("июн", 6), ("июл", 7), ("август", 8), ("сентябр", 9), ("октябр", 10),
+              ("ноябр", 11), ("декабр", 12)]
+_RU_MONTH_RE = "|".join(f"{stem}[а-я]{{0,3}}" for stem, _ in _RU_MONTHS)
+_MONTH_WORD = rf"(?:[a-z]{{3,9}}|{_RU_MONTH_RE})"
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2}))?(?![\d.,]\d)")
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|-?го|-?е)?\s+(?:of\s+)?({_MONTH_WORD})\b"
+                        r"(?:,?\s+(\d{4}))?", re.IGNORECASE)
+_MONTH_DAY = re.compile(r"\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?",
+                        re.IGNORECASE)
+_MONTH_ALONE = re.compile(rf"\b({_MONTH_WORD})\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
+_RELATIVE = {
+    "today": 0, "сегодня": 0, "сегодняшн": 0, "yesterday": 1, "вчера": 1, "вчерашн": 1,
+    "позавчера": 2,
+}
+_LAST_MONTH = re.compile(r"\b(?:last|previous|past) month\b|\bв прошлом месяце\b"
+                         r"|\bза прошлый месяц\b|\bпрошл\w+ месяц\w*\b", re.IGNORECASE)
+_THIS_MONTH = re.compile(r"\bthis month\b|\bв этом месяце\b|\bза этот месяц\b"
+                         r"|\bтекущ\w+ месяц\w*\b", re.IGNORECASE)
+
+
+_MONTH_PREPOSITIONS = {"in", "of", "for", "since", "from", "until", "during", "early", "late", "mid"}
+
+
+def month_number(word: str) -> int | None:
+    word = word.lower().rstrip(".")
+    if word in _EN_MONTHS:
+        return _EN_MONTHS[word]
+    for stem, number in _RU_MONTHS:
+        if re.fullmatch(f"{stem}[а-я]{{0,3}}", word):
+            return number
+    return None
+
+
+def dates_in(text: str, *, today: date) -> list[DateMention]:
+    """Days and months the text names. "May" and "March" alone count as months
+    only after a preposition or before a year ("in May", not "may I")."""
+    text = text or ""
+    found: list[DateMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(mention: DateMention) -> None:
+        if any(s < mention.end and mention.start < e for s, e in taken):
+            return
+        taken.append((mention.start, mention.end))
+        found.append(mention)
+
+    for m in _ISO.finditer(text):
+        if 1 <= int(m[2]) <= 12 and 1 <= int(m[3]) <= 31:
+            add(DateMention(int(m[2]), int(m[3]), int(m[1]), m.start(), m.end()))
+    for m in _DOTTED.finditer(text):
+        day, month = int(m[1]), int(m[2])
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            year = int(m[3]) if m[3] else None
+            if year is not None and year < 100:
+                year += 2000
+            add(DateMention(month, day, year, m.start(), m.end()))
+    for m in _DAY_MONTH.finditer(text):
+        month = month_number(m[2])
+        if month and 1 <= int(m[1]) <= 31:
+            add(DateMention(month, int(m[1]), int(m[3]) if m[3] else None, m.start(), m.end()))
+    for m in _MONTH_DAY.finditer(text):
+        month = month_number(m[1])
+        if month and 1 <= int(m[2]) <= 31:
+            add(DateMention(month, int(m[2]), int(m[3]) if m[3] else None, m.start(), m.end()))
+    for word in _WORD.finditer(text):
+        lowered = word.group(0).lower()
+        for stem, days in _RELATIVE.items():
+            if lowered == stem or (stem.endswith("н") and lowered.startswith(stem)):
+                day = today - timedelta(days=days)
+                add(DateMention(day.month, day.day, day.year, word.start(), word.end()))
+    for pattern, back in ((_LAST_MONTH, 1), (_THIS_MONTH, 0)):
+        for m in pattern.finditer(text):
+            first = today.replace(day=1)
+            month = (first - timedelta(days=1)).replace(day=1) if back else first
+            add(DateMention(month.month, None, month.year, m.start(), m.end()))
+    for m in _MONTH_ALONE.finditer(text):
+        month = month_number(m[1])
+        if month is None:
+            continue
+        before = text[:m.start()].split()[-1:]
+        if m[1].lower() in ("may", "march", "mar") and not (
+                m[2] or (before and before[0].lower() in _MONTH_PREPOSITIONS)):
+            continue
+        add(DateMention(month, None, int(m[2]) if m[2] else None, m.start(), m.end()))
+    return sorted(found, key=lambda d: d.start)
+
+
+def normalised(text: str) -> str:
+    """NFKC, with invisible characters (zero-width, bidi controls, soft hyphens) removed."""
+    text = unicodedata.normalize("NFKC", text or "")
+    return INVISIBLE.sub("", text)
+
+
+INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+                       "\U000e0000-\U000e007f]")

@@ -1,0 +1,259 @@
+"""The table behind test_mandate_table.py: customer messages, what each asks for,
+and what the parser must grant.
+
+A case is (message, asked) or (message, asked, granted). ``asked`` is what the
+customer plainly asked the bank to do, as a person would read it; ``granted``
+(when it differs) is what the mandate allows instead: never more (precision),
+and less only where the parser is not sure (recall; a known limit, listed in
+docs/guarantees.md, G7). Writes are "B:4242" (block the card), "D:T-3001"
+(dispute its full amount, no reason given), "D:T-3001:5000.00" (a part) and
+"D:T-3001::charged_twice" (a reason). ``{d5}`` is the date 5 days ago (ISO),
+``{en5}`` the same as "25 November", ``{ru5}`` as «25 ноября».
+
+The world (see the test): cards 4242 Visa, 5505 Mastercard, 7777 Visa (blocked);
+T-3001 Acme Food 15000.00 (5 days ago), T-3002 Acme Rides 4200.00 (6),
+T-3003 Magnum Cash&Carry 15000.00 (10), T-3004 Coffee Boom 2500.50 (3),
+T-3005 Air Astana 99000.00 (40), T-3006 Yandex Go 4200.00 (12),
+T-3007 Sulpak 8000.00 (200, too old to dispute), T-3008 Magnum Cash&Carry 7300.00
+(20), T-3009 Kaspi Magazin 43000.00 (2), T-3010 Acme Company 1200.00 (8).
+Another customer owns card 1111 and T-4001.
+"""
+
+from __future__ import annotations
+
+NOTHING: set[str] = set()
+
+HAND_WRITTEN: list[tuple] = [
+    # --- plain requests, English ---------------------------------------------------
+    ("Please block my card 4242", {"B:4242"}),
+    ("block card 5505", {"B:5505"}),
+    ("Freeze my Mastercard", {"B:5505"}),
+    ("I want to block my Visa card", {"B:4242"}),
+    ("Could you please block the card ending 4242?", {"B:4242"}),
+    ("Lock card •••• 5505 please", {"B:5505"}),
+    ("I lost my card 4242, block it", {"B:4242"}),
+    ("My card 5505 was stolen. Please block it.", {"B:5505"}),
+    ("Hi! My Visa 4242 is gone. Please freeze it.", {"B:4242"}),
+    ("pls block card 4242", {"B:4242"}),
+    ("BLOCK CARD 5505 NOW", {"B:5505"}),
+    ("Dispute T-3001", {"D:T-3001"}),
+    ("dispute t3001", {"D:T-3001"}),
+    ("Dispute T-3001.", {"D:T-3001"}),
+    ("Please dispute the Acme Food charge", {"D:T-3001"}),
+    ("I want to dispute the Acme Rides payment", {"D:T-3002"}),
+    ("dispute the 4200 charge at Yandex", {"D:T-3006"}),
+    ("dispute the 4200 Yandex Go ride, I never took it", {"D:T-3006::not_recognised"}),
+    ("dispute the 15000 KZT Magnum charge", {"D:T-3003"}),
+    ("dispute the 15000 Acme Food charge", {"D:T-3001"}),
+    ("dispute the 7 300 ₸ Magnum payment", {"D:T-3008"}),
+    ("dispute 5000 of the Acme Food charge", {"D:T-3001:5000.00"}),
+    ("dispute 5000 KZT of the 15000 Magnum charge", {"D:T-3003:5000.00"}),
+    ("I was overcharged at Coffee Boom, please dispute 500 of it",
+     {"D:T-3004:500.00:wrong_amount"}),
+    ("dispute the Coffee Boom charge, I was charged twice", {"D:T-3004::charged_twice"}),
+    ("Please open a dispute for T-3005, the flight was cancelled", {"D:T-3005::cancelled"}),
+    ("dispute T-3009, the order never arrived", {"D:T-3009::not_received"}),
+    ("I don't recognise the 43000 charge, please dispute it", {"D:T-3009::not_recognised"}),
+    ("I don't recognise the 15000 KZT charge at Acme Food, please dispute it",
+     {"D:T-3001::not_recognised"}),
+    ("dispute the charge from {d5}", {"D:T-3001"}),
+    ("dispute the Magnum charge from {en20}", {"D:T-3008"}),
+    ("dispute the Air Astana charge of 99000", {"D:T-3005"}),
+    ("please chargeback T-3006", {"D:T-3006"}),
+    ("I'd like a chargeback for the Kaspi Magazin purchase", {"D:T-3009"}),
+    ("Can you dispute T-3004 for me?", {"D:T-3004"}),
+    ("block card 4242 and dispute T-3004", {"B:4242", "D:T-3004"}),
+    ("dispute the 15,000 charge at Acme Food", {"D:T-3001"}),
+    ("dispute the 15 000,00 ₸ Acme Food charge", {"D:T-3001"}),
+    ("dispute the fifteen thousand tenge Acme Food charge", {"D:T-3001"}),
+    ("dispute the 2 500,50 charge", {"D:T-3004"}),
+    ("contest the Air Astana payment", {"D:T-3005"}),
+    ("I need you to block card 5505", {"B:5505"}),
+    ("help me block card 4242", {"B:4242"}),
+    # --- plain requests, Russian ----------------------------------------------------
+    ("Заблокируйте карту 4242", {"B:4242"}),
+    ("заблокируй мою карту 5505, пожалуйста", {"B:5505"}),
+    ("Прошу заморозить карту Mastercard", {"B:5505"}),
+    ("Хочу оспорить платёж T-3001", {"D:T-3001"}),
+    ("Оспорьте списание 15000 тенге в Magnum", {"D:T-3003"}),
+    ("Откройте спор по операции T-3005", {"D:T-3005"}),
+    ("Я не совершал этот платёж на 43000, оспорьте его", {"D:T-3009::not_recognised"}),
+    ("С меня дважды списали в Coffee Boom, оспорьте", {"D:T-3004::charged_twice"}),
+    ("Не могли бы вы заблокировать карту 4242?", {"B:4242"}),
+    ("Можете оспорить T-3006?", {"D:T-3006"}),
+    ("оспорьте Т-3001", {"D:T-3001"}),
+    ("заблокируйте карту 4242!!!", {"B:4242"}),
+    ("Оспорьте платёж пятнадцать тысяч тенге в Acme Food", {"D:T-3001"}),
+    ("оспорьте платёж от {ru3}", {"D:T-3004"}),
+    ("Оспорьте 5000 из платежа T-3001", {"D:T-3001:5000.00"}),
+    ("Заказ так и не доставили, оспорьте T-3009", {"D:T-3009::not_received"}),
+    # --- a request the parser does not bind (known limits: no grant, buttons) --------
+    ("оспорить платеж в Кофе Бум", {"D:T-3004"}, NOTHING),  # no transliteration
+    ("block 4242 and 5505", {"B:4242", "B:5505"}),
+    ("dispute T-3001 and T-3003", {"D:T-3001", "D:T-3003"}),
+    ("заблокируйте карты 4242 и 5505", {"B:4242", "B:5505"}),
+    ("block card 4242, my old card 5505 is fine", {"B:4242"}, NOTHING),  # which card?
+    ("dispute all my Acme charges", {"D:T-3001", "D:T-3002", "D:T-3010"}, NOTHING),
+    ("dispute the Acme Company charge", {"D:T-3010"}, NOTHING),  # "company" is generic
+    ("plz blok my card 4242", {"B:4242"}, NOTHING),  # a misspelt verb
+    ("dispte T-3001", {"D:T-3001"}, NOTHING),
+    ("Sorry to bother you, please block card 4242", {"B:4242"}),
+    # --- underspecified or matching several: nothing, the candidates are offered -----
+    ("block my card", NOTHING),
+    ("dispute the Acme charge", NOTHING),
+    ("dispute the 4200 charge", NOTHING),
+    ("dispute the Magnum charge", NOTHING),
+    ("dispute the Company charge", NOTHING),
+    ("dispute the taxi charge", NOTHING),
+    ("dispute it", NOTHING),
+    ("I want to dispute a charge", NOTHING),
+    ("оспорьте платёж", NOTHING),
+    ("заблокируйте карту", NOTHING),
+    ("dispute the charge from yesterday", NOTHING),
+    ("dispute the Kaspi charge from {en5}", NOTHING),  # the date does not fit it
+    ("dispute the Air Astana charge of 9900", NOTHING),  # the amount does not fit it
+    ("dispute the Netflix charge of 4200", NOTHING),  # no such merchant
+    ("dispute the netflix charge of 2500.50", NOTHING),  # not even written as a name
+    ("dispute the 2500.50 charge, I never took it", {"D:T-3004::not_recognised"}, NOTHING),
+    ("dispute the Acme Rides charge of 15000", NOTHING),
+    ("dispute the Acme Drinks charge", NOTHING),
+    ("dispute 50000 of the Acme Food charge", NOTHING),  # more than the charge
+    ("dispute the Yandex charge on card 4242", NOTHING),  # it was on 5505
+    ("block the card I used at Magnum", NOTHING),
+    # --- not the customer's, or not allowed: nothing ---------------------------------
+    ("Please block card 7777", NOTHING),  # already blocked
+    ("block card 1111", NOTHING),  # someone else's
+    ("block card 9999", NOTHING),  # no such card
+    ("dispute T-3007", NOTHING),  # older than 120 days
+    ("dispute T-4001", NOTHING),  # someone else's
+    ("dispute T-9999", NOTHING),
+    # --- negations -------------------------------------------------------------------
+    ("I do not want my card blocked", NOTHING),
+    ("don't block my card 4242, I found it", NOTHING),
+    ("Please don't dispute T-3001", NOTHING),
+    ("I don't want to dispute the Acme Food charge", NOTHING),
+    ("no need to block card 5505", NOTHING),
+    ("не надо блокировать карту", NOTHING),
+    ("не блокируйте карту 4242", NOTHING),
+    ("Не нужно оспаривать платёж T-3001", NOTHING),
+    ("never block my card without asking me", NOTHING),
+    ("Do not freeze 5505", NOTHING),
+    ("I found my card, no need to block it anymore", NOTHING),
+    ("не хочу оспаривать списание в Magnum", NOTHING),
+    ("I did not make the 43000 payment", NOTHING),  # a complaint, not a request
+    ("I don't recognise the Acme Food charge", NOTHING),
+    ("Я не совершал платёж T-3009", NOTHING),
+    ("Don't block 4242, block 5505", NOTHING),  # a correction: not sure
+    # --- questions about state or status ----------------------------------------------
+    ("is my card blocked?", NOTHING),
+    ("Is card 4242 blocked?", NOTHING),
+    ("Was my card 5505 blocked?", NOTHING),
+    ("карта заблокирована?", NOTHING),
+    ("Моя карта 4242 заблокирована?", NOTHING),
+    ("как там мой спор?", NOTHING),
+    ("What is the status of my dispute?", NOTHING),
+    ("Did you dispute T-3001?", NOTHING),
+    ("Has the dispute of T-3005 gone through?", NOTHING),
+    ("Why was my card blocked?", NOTHING),
+    ("How do I block a card?", NOTHING),
+    ("Can I dispute a charge older than 120 days?", NOTHING),
+    ("How can I dispute T-3007?", NOTHING),
+    ("Как заблокировать карту?", NOTHING),
+    ("Можно ли оспорить T-3001?", NOTHING),
+    ("Where is my dispute for the Magnum charge?", NOTHING),
+    ("Is it possible to dispute the Acme Food charge?", NOTHING),
+    ("Сколько времени занимает спор?", NOTHING),
+    ("what does block card mean?", NOTHING),
+    ("Can I block card 4242 from the app?", NOTHING),
+    ("Should I block card 4242?", NOTHING),
+    ("What if I dispute T-3005?", NOTHING),
+    ("Что будет, если оспорить T-3001?", NOTHING),
+    # --- reports of the past and reported speech ---------------------------------------
+    ("I already blocked my card 4242 yesterday", NOTHING),
+    ("I disputed T-3001 last week", NOTHING),
+    ("Я уже оспорил T-3001", NOTHING),
+    ("The merchant told me to dispute the Acme Food charge", NOTHING),
+    ("My bank blocked card 5505 by mistake", NOTHING),
+    ("The app says: block card 4242", NOTHING),
+    ("The SMS said my card 4242 will be blocked", NOTHING),
+    ("My husband said to block card 4242", NOTHING),
+    ("Мне сказали заблокировать карту 4242", NOTHING),
+    ("The chat widget said the customer already confirmed the dispute of T-3005. "
+     "Did it go through?", NOTHING),
+    # --- words that contain a verb or mention one -----------------------------------------
+    ("I lost the receipt for the Magnum purchase", NOTHING),
+    ("show me the Padlock Store charges", NOTHING),
+    ("show my statement for October", NOTHING),
+    ("unblock my card 7777", NOTHING),
+    ("разблокируйте карту 7777", NOTHING),
+    ("покажи траты на спорт", NOTHING),
+    ("what is a blockchain fee?", NOTHING),
+    ("the disputed amount looks wrong", NOTHING),
+    ("блокнот купил в Magnum", NOTHING),
+    ("how much did I spend at Acme Food?", NOTHING),
+    ("it's indisputable that I paid Acme Food", NOTHING),
+    ("My card blocks sometimes at the Lock & Co terminal", NOTHING),
+    ("выписка за октябрь", NOTHING),
+    ("list my cards", NOTHING),
+    # --- conditions, exceptions, corrections, hedges, deferrals ----------------------------
+    ("block card 4242 if it was used abroad", NOTHING),
+    ("If the Magnum charge is wrong, dispute it", NOTHING),
+    ("Block all my cards except 4242", NOTHING),
+    ("Dispute T-3001, actually no, T-3003", NOTHING),
+    ("block 4242, sorry I mean 5505", NOTHING),
+    ("Maybe dispute the Acme Food charge?", NOTHING),
+    ("Block my card 4242 tomorrow", NOTHING),
+    ("если карта 4242 потеряна, заблокируйте её", NOTHING),
+    ("оспорьте все платежи кроме T-3001", NOTHING),
+    ("Заблокируйте карту 4242, вернее 5505", NOTHING),
+    ("block card 4242 unless I find it", NOTHING),
+    ("Perhaps block 5505", NOTHING),
+    ("dispute T-3001 instead of T-3003", NOTHING),
+    ("Возможно, стоит заблокировать карту 4242", NOTHING),
+    ("dispute T-3001 or T-3003, whichever is the Magnum one", NOTHING),
+    ("For example: block card 4242", NOTHING),
+]
+
+# Template expansions: the same forms over several targets.
+_EN_BLOCK = ["block my card {c}", "Please block card {c}", "freeze card {c}",
+             "I want to block my card {c}", "could you block the card ending in {c}?",
+             "lock card {c} please", "kindly deactivate my card {c}",
+             "I would like to block card {c}"]
+_RU_BLOCK = ["Заблокируйте карту {c}", "заблокируй карту {c}", "Прошу заблокировать карту {c}",
+             "Хочу заблокировать карту {c}", "Нужно заблокировать карту {c}",
+             "заморозьте карту {c}", "Можете заблокировать карту {c}?"]
+_EN_DISPUTE = ["dispute {t}", "Please dispute {t}", "I want to dispute {t}",
+               "open a dispute for {t}", "could you dispute {t}?", "I'd like to dispute {t}"]
+_EN_TARGETS = {"T-3001": "D:T-3001", "the Acme Food charge": "D:T-3001",
+               "the Acme Rides charge": "D:T-3002", "the 2500.50 charge": "D:T-3004",
+               "the Air Astana payment": "D:T-3005", "the Kaspi Magazin purchase": "D:T-3009",
+               "the 7300 Magnum charge": "D:T-3008", "the 4200 Yandex Go charge": "D:T-3006"}
+_RU_DISPUTE = ["Оспорьте {t}", "Хочу оспорить {t}", "Прошу оспорить {t}", "оспорь {t}"]
+_RU_TARGETS = {"T-3001": "D:T-3001", "платёж в Acme Food": "D:T-3001",
+               "списание Air Astana": "D:T-3005", "покупку в Kaspi Magazin": "D:T-3009",
+               "платёж на 2500,50": "D:T-3004"}
+_NEGATED_BLOCK = ["don't block card {c}", "Please do not block card {c}",
+                  "не блокируйте карту {c}", "не надо блокировать карту {c}"]
+_NEGATED_DISPUTE = ["don't dispute {t}", "I don't want to dispute {t}", "не оспаривайте {t}"]
+_QUESTION_BLOCK = ["Is card {c} blocked?", "Did you block card {c}?", "Карта {c} заблокирована?",
+                   "Why is card {c} blocked?"]
+_QUESTION_DISPUTE = ["Has {t} been disputed?", "What's the status of the dispute for {t}?",
+                     "Какой статус спора по {t}?"]
+
+
+def expanded() -> list[tuple]:
+    cases: list[tuple] = []
+    for card in ("4242", "5505"):
+        cases += [(form.format(c=card), {f"B:{card}"}) for form in _EN_BLOCK + _RU_BLOCK]
+        cases += [(form.format(c=card), NOTHING) for form in _NEGATED_BLOCK + _QUESTION_BLOCK]
+    for target, write in _EN_TARGETS.items():
+        cases += [(form.format(t=target), {write}) for form in _EN_DISPUTE]
+    for target, write in _RU_TARGETS.items():
+        cases += [(form.format(t=target), {write}) for form in _RU_DISPUTE]
+    for target in ("T-3001", "T-3005", "T-3009"):
+        cases += [(form.format(t=target), NOTHING)
+                  for form in _NEGATED_DISPUTE + _QUESTION_DISPUTE]
+    return cases
+
+
+CASES = HAND_WRITTEN + expanded()

@@ -1,0 +1,452 @@
+"""The request grammar: which actions a customer's message plainly asks for (G7).
+
+A deterministic English/Russian reader over whole words. It grants an operation
+only for a plain, present request to perform it: an imperative ("block card
+4242", «заблокируйте карту»), a wish ("I want to dispute…", «хочу оспорить…»),
+a polite ask ("could you block…", «можете заблокировать…»), or the opening of
+a dispute ("open a dispute", «откройте спор»). Negations, questions about
+state, reports of the past and words that merely contain a verb grant nothing.
+
+Precision first: a message with any sign of another mood — a condition, an
+exception, a correction, a hedge, reported speech, a deferral — grants nothing
+at all; the assistant then offers the buttons, and the customer loses one click.
+The rules and their known limits: docs/guarantees.md, G7.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from accounts.money import DateMention, amounts_in, dates_in, normalised
+from disputes.reasons import DISPUTE_REASONS
+
+BLOCK_CARD = "block_card"
+RAISE_DISPUTE = "raise_dispute"
+
+# The reasons a dispute may give: a fixed set of codes, never free text. With
+# none in the customer's words, a dispute is for a payment they do not recognise.
+REASONS = DISPUTE_REASONS
+DEFAULT_REASON = "not_recognised"
+
+_WORD = re.compile(r"[a-zа-я0-9]+(?:['’][a-z]+)?", re.IGNORECASE)
+_REFERENCE = re.compile(r"(?<![\w-])[tт]-?(\d{3,12})\b", re.IGNORECASE)
+# Card digits: after a card word, "ending (in)", a mask; or alone in a block request.
+_CARD_DIGITS = re.compile(
+    r"(?:card|карт[а-я]*|ending(?: in| with)?|ends? (?:in|with)|оканчива\w*(?: на)?|"
+    r"заканчива\w*(?: на)?|•+|\*+|x{2,4})\s*(?:no\.?\s*|№\s*|number\s*|•+\s*|\*+\s*)?(\d{4})"
+    r"(?![\d]|[.,]\d)",
+    re.IGNORECASE)
+_BARE_FOUR = re.compile(r"(?<![\d.,])(\d{4})(?![\d.,]\d)")
+
+# --- the verbs ----------------------------------------------------------------------
+# Base forms only: "blocked", "blocking", "disputes", «заблокирована» are not requests.
+_EN_VERBS = {
+    "block": BLOCK_CARD, "freeze": BLOCK_CARD, "lock": BLOCK_CARD, "deactivate": BLOCK_CARD,
+    "disable": BLOCK_CARD, "suspend": BLOCK_CARD,
+    "dispute": RAISE_DISPUTE, "contest": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE,
+}
+# Nouns opened by a verb: "open a dispute", "file a chargeback".
+_EN_NOUNS = {"dispute": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE, "charge-back": RAISE_DISPUTE,
+             "block": BLOCK_CARD}
+_EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "initiate",
+               "make", "issue", "put", "place"}
+_RU_IMPERATIVE = re.compile(
+    r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?)$")
+_RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заморозить|оспорить|оспаривать)$")
+_RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
+                      r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
+_RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чарджбэк|опротестовани[ея])$")
+_RU_GOVERNORS = {"хочу", "хотел", "хотела", "хотим", "нужно", "надо", "необходимо", "прошу",
+                 "просим", "пожалуйста", "можете", "можешь", "помогите", "помоги", "требую",
+                 "давайте", "бы"}
+_EN_WANT = {"want", "wanna", "like", "need", "wish", "love"}
+_EN_SOFTENERS = {"please", "pls", "plz", "kindly", "just", "also", "now", "then", "and",
+                 "immediately", "asap", "ok", "okay", "so", "hi", "hello", "hey", "right",
+                 "away", "quickly", "urgently", "too", "go", "ahead", "simply", "both"}
+_EN_POLITE = {"can", "could", "would", "will"}
+
+# --- what makes a message unsure ------------------------------------------------------
+_DOUBT = re.compile(
+    r"\b(?:if|unless|whether|in case|what if|what happens|would it|should i|should we|"
+    r"except|excluding|other than|apart from|but not|instead|rather|actually|i mean|"
+    r"wait|oops|scratch that|never ?mind|on second thought|no,|"
+    r"said|says|told|tells|asked me|asks me|according to|maybe|perhaps|probably|might|"
+    r"not sure|tomorrow|later|next week|someday|eventually|pretend|imagine|hypothetically|"
+    r"example|for instance|test|"
+    r"если|в случае|ли|кроме|за исключением|но не|вместо|вернее|точнее|то есть|ой|стоп|"
+    r"передумал\w*|извините|сказал\w*|говорит|говорят|пишут|написано|просит|просили|велел\w*|"
+    r"по словам|может быть|возможно|наверное|не уверен\w*|завтра|позже|потом как-нибудь|"
+    r"например|допустим|представь\w*)\b",
+    re.IGNORECASE)
+_NEGATIONS = {"not", "don't", "dont", "do't", "never", "no", "nor", "without", "won't", "cannot",
+              "can't", "shouldn't", "didn't", "doesn't", "isn't", "stop", "не", "нет", "ни",
+              "никогда", "без", "нельзя", "незачем"}
+_QUESTION_START = {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "how",
+                   "what", "why", "when", "where", "which", "who", "whose", "am", "isn't",
+                   "как", "что", "почему", "зачем", "когда", "где", "какой", "какая", "какие",
+                   "сколько", "разве", "неужели", "кто", "чей"}
+
+# --- reasons ------------------------------------------------------------------------------
+_REASON_PATTERNS = {
+    "charged_twice": r"\b(?:charged twice|twice|double[- ]?charged?|duplicate\w*|two times|"
+                     r"дважды|два раза|двойн\w+|повторн\w+|задвоил\w*)\b",
+    "not_received": r"\b(?:never (?:received|arrived|got|came|delivered)|not (?:received|"
+                    r"delivered|arrived)|didn'?t (?:receive|get|arrive|come)|haven'?t "
+                    r"(?:received|got)|no delivery|не получил\w*|не доставил\w*|не пришл\w*|"
+                    r"не пришел|не привезл\w*|не доставлен\w*)\b",
+    "wrong_amount": r"\b(?:wrong amount|overcharged|charged too much|too much|more than|"
+                    r"incorrect amount|should (?:have been|be) only|неверн\w+ сумм\w+|"
+                    r"неправильн\w+ сумм\w+|переплат\w*|лишн\w+|больше чем|завышен\w*)\b",
+    "cancelled": r"\b(?:cancell?ed|cancell?ation|returned|refund was|отменил\w*|отменен\w*|"
+                 r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
+    "not_recognised": r"\b(?:(?:don'?t|do not|didn'?t|did not|never) (?:recogni[sz]e|make|made|"
+                      r"buy|bought|pay|paid|authori[sz]e)|not mine|unauthori[sz]ed|fraud\w*|"
+                      r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
+                      r"не оплачивал\w*|не моя|не мой|не мое|мошенн\w+|неизвестн\w+)\b",
+}
+_REASON_RES = {code: re.compile(p, re.IGNORECASE) for code, p in _REASON_PATTERNS.items()}
+
+_STOPWORD_TEXT = """
+i'd i'll i've we us our ours we'd we're you're that's what's there's here's can't won't doesn't
+isn't wasn't haven't hasn't shouldn't couldn't wouldn't aren't weren't
+# noqa: SIM905 (a word list reads best as text) a an the my me mine i i'm im you your yours it
+its it's this that these those them they one ones to of for on in at by from with about as and
+or but so then also too please pls plz kindly just now again hi hello hey thanks thank thx dear
+hey ok okay yes sir madam team can could would will want wanna like need wish love help let
+let's lets go ahead am is are be been was were do did does done has have had there here what
+which who how when where why some any all every each other another same very really quite still
+only more less much charge charges charged payment payments paid pay purchase purchases
+purchased transaction transactions operation operations order orders bill billed fee fees debit
+debited transfer subscription spending spent amount sum money cash kzt tenge tg card cards
+visa-card account accounts bank statement row line item entry dispute disputes disputed
+disputing chargeback contest block blocked blocking freeze lock deactivate disable suspend open
+raise file start submit create lodge initiate make issue put place request claim refund company
+co corp corporation inc ltd llc llp plc group holding shop store market supermarket mall outlet
+online internet delivery service services taxi cafe coffee restaurant bar pharmacy kz
+kazakhstan almaty astana international global official recognise recognize recognised
+recognized make made buy bought authorise authorize unauthorised unauthorized fraud fraudulent
+mine not don't didn't never unknown wrong twice double duplicate received receive arrived
+delivered cancelled canceled returned overcharged lost stolen missing compromised suspicious
+strange weird odd unfamiliar last latest recent most newest biggest largest first today
+yesterday week month year kzt ₸ я мне мой моя мое моё мои моего моей мою меня ты вы вам вас ваш
+ваша ваше это этот эта эту этого этой эти тот та то те его ее её их он она они мы нас нам и или
+а но же ли бы вот тут там здесь так как что чтобы в во на по за из от до для с со к ко у о об
+при про без пожалуйста спасибо привет здравствуйте добрый день утро вечер ок хорошо да хочу
+хотел хотела нужно надо прошу можете помогите давайте карта карту карты картой карте картах
+банк банка счет счёт счета выписка выписку платеж платёж платежа платежу платежи платежом
+оплата оплату оплаты оплатой покупка покупку покупки покупкой списание списания списанию
+операция операцию операции транзакция транзакцию транзакции сумма сумму суммы сумме деньги
+тенге тг заказ заказа спор спора диспут претензия претензию перевод перевода подписка подписку
+оспорить оспорьте оспорь заблокировать заблокируйте заблокируй заморозить открыть откройте
+оформить оформите тоо ип ао компания компании магазин магазина магазине маркет супермаркет
+такси кафе ресторан аптека доставка сервис онлайн не узнаю узнаю совершал совершала покупал
+оплачивал мошенники мошенничество последний последнюю последняя последней недавний самую самый
+крупную сегодня вчера
+"""
+# Words that never describe a target: function words, the requests' own words,
+# politeness, generic banking nouns and generic merchant words (company, shop,
+# market, taxi, LLP, ТОО…), which never identify a merchant on their own.
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Digits and short tokens never describe a merchant on their own.
+_MIN_WORD = 2
+
+
+@dataclass(frozen=True)
+class TargetWords:
+    """What the customer said about the object: every feature must match it."""
+
+    references: frozenset[str] = frozenset()
+    cards: frozenset[str] = frozenset()
+    amounts: tuple[Decimal, ...] = ()  # each must be the charge's own amount
+    partial: tuple[Decimal, ...] = ()  # "5000 of the charge": the part disputed
+    dates: tuple[DateMention, ...] = ()
+    # Content words (not function words, not generic ones). Binding decides which
+    # describe the merchant: those some merchant of the customer's has, and
+    # ``names`` (written like a name: capitalised inside a clause, Latin in a
+    # Russian sentence, mixed with digits), and a word right next to either.
+    words: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+    neighbours: frozenset[tuple[str, str]] = frozenset()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.references or self.cards or self.amounts or self.partial or self.dates
+                    or self.words)
+
+    def __or__(self, other: TargetWords) -> TargetWords:
+        return TargetWords(self.references | other.references, self.cards | other.cards,
+                           tuple(dict.fromkeys(self.amounts + other.amounts)),
+                           tuple(dict.fromkeys(self.partial + other.partial)),
+                           self.dates + other.dates, self.words | other.words,
+                           self.names | other.names, self.neighbours | other.neighbours)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One plain request: the operation, what names its target, and the reason given."""
+
+    operation: str
+    target: TargetWords
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one message asks for; ``unsure`` says why it grants nothing."""
+
+    requests: tuple[Request, ...] = ()
+    unsure: str = ""
+    mentioned: frozenset[str] = field(default_factory=frozenset)  # operations named at all
+
+
+def read_request(text: str, *, today: date) -> Reading:
+    """The requests in one message the customer wrote."""
+    text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
+    if not text.strip():
+        return Reading()
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+    mentioned = frozenset(op for s in sentences for op in _operations_named(s))
+    doubt = _DOUBT.search(text)
+    if doubt and mentioned:
+        return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
+                       mentioned=mentioned)
+    clauses: list[tuple[str, str | None, bool]] = []  # (text, operation requested, negated)
+    for sentence in sentences:
+        question = _is_question(sentence)
+        for clause in _clauses(sentence):
+            operation, negated = _requested(clause, question)
+            if question and operation is None and not negated:
+                continue  # a question's words describe nothing the customer asked for
+            clauses.append((clause, operation, negated))
+    requested = [op for _, op, neg in clauses if op and not neg]
+    negated = {op for _, op, neg in clauses if op and neg}
+    if negated & set(requested):
+        return Reading(unsure="the message both asks for and refuses the same action",
+                       mentioned=mentioned)
+    if len(requested) != len(set(requested)):
+        return Reading(unsure="the message asks for the same action more than once",
+                       mentioned=mentioned)
+    # "block 4242 and 5505", "dispute T-1001 and T-1004": a clause of nothing but
+    # an identifier, right after a request, is that request again for another object.
+    for index in range(1, len(clauses)):
+        previous_op = clauses[index - 1][1]
+        clause, operation, neg = clauses[index]
+        if operation is None and not neg and previous_op and _bare_identifier(clause):
+            clauses[index] = (clause, previous_op, False)
+    context = [c for c, op, neg in clauses if op is None and not neg]
+    requests = []
+    for clause, operation, neg in clauses:
+        if operation is None or neg:
+            continue
+        own = _target(clause, operation, today)
+        shared = [_target(c, operation, today) for c in context]
+        target = own
+        for extra in shared:
+            target = target | extra
+        requests.append(Request(operation, target,
+                                _reason(text) if operation == RAISE_DISPUTE else None))
+    reasons = [r.reason for r in requests if r.reason == "ambiguous"]
+    if reasons:
+        return Reading(unsure="the message gives more than one reason for the dispute",
+                       mentioned=mentioned)
+    return Reading(requests=tuple(requests), mentioned=mentioned)
+
+
+def _bare_identifier(clause: str) -> bool:
+    """A clause that is only a reference or card digits ("5505", "T-1004", "card 5505")."""
+    rest = _CARD_DIGITS.sub(" ", _REFERENCE.sub(" ", clause))
+    rest = _BARE_FOUR.sub(" ", rest)
+    identified = rest != clause
+    return identified and all(w in STOPWORDS for w in _words(rest))
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def _operations_named(sentence: str) -> set[str]:
+    found = set()
+    for word in _words(sentence):
+        if word in _EN_VERBS:
+            found.add(_EN_VERBS[word])
+        elif word.startswith(("заблокир", "блокир", "замороз", "заморож")):
+            found.add(BLOCK_CARD)
+        elif word.startswith(("оспор", "оспар", "диспут", "спор")) and not word.startswith(
+                "спорт"):
+            found.add(RAISE_DISPUTE)
+    return found
+
+
+def _is_question(sentence: str) -> bool:
+    words = _words(sentence)
+    if not words:
+        return False
+    first = words[0]
+    return sentence.rstrip().endswith("?") or first in _QUESTION_START or (
+        first in _EN_POLITE and len(words) > 1 and words[1] in {"i", "we"})
+
+
+_CLAUSE_SPLIT = re.compile(
+    r",(?!\d)|;|:|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
+    re.IGNORECASE)
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c.strip() for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip()]
+
+
+def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
+    """(operation this clause plainly requests, or None; whether it is negated)."""
+    words = _words(clause)
+    for index in range(len(words)):
+        operation = _operation_at(words, index)
+        if operation is None:
+            continue
+        before = words[:index]
+        if _negated(before):
+            return operation, True
+        if _en_request(words, index) or _ru_request(words, index):
+            if question and not _polite(before):
+                return None, False
+            return operation, False
+        return None, False
+    return None, False
+
+
+def _operation_at(words: list[str], index: int) -> str | None:
+    word = words[index]
+    if word in _EN_VERBS:
+        return _EN_VERBS[word]
+    if _RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word):
+        return BLOCK_CARD if word.startswith(("заблок", "блок", "замор")) else RAISE_DISPUTE
+    if word in _EN_NOUNS and index and (words[index - 1] in _EN_OPENERS or (
+            index > 1 and words[index - 1] in {"a", "the", "an"}
+            and words[index - 2] in _EN_OPENERS | _EN_WANT)):
+        return _EN_NOUNS[word]
+    if _RU_NOUN.match(word) and index and _RU_OPEN.match(words[index - 1]):
+        return RAISE_DISPUTE
+    return None
+
+
+def _negated(before: list[str]) -> bool:
+    # "не могли бы вы заблокировать" is a polite request, not a refusal.
+    joined = " ".join(before)
+    if "не могли бы" in joined or "не могли ли" in joined:
+        joined = joined.replace("не могли бы", "").replace("не могли ли", "")
+    return any(w in _NEGATIONS or w.endswith("n't") for w in joined.split())
+
+
+def _polite(before: list[str]) -> bool:
+    joined = " ".join(before)
+    return bool(re.search(r"\b(?:can|could|would|will) you\b|\bможете\b|\bможешь\b|"
+                          r"\bмогли бы\b", joined))
+
+
+def _en_request(words: list[str], index: int) -> bool:
+    """English: the verb (or the opener before a noun) is in command position."""
+    start = index
+    while start and words[start - 1] in {"a", "an", "the"}:
+        start -= 1
+    if start and words[start - 1] in _EN_OPENERS:
+        start -= 1
+    before = [w for w in words[:start] if w not in _EN_SOFTENERS]
+    if not before:
+        return True  # imperative at the start of the clause
+    if before[-1] == "to":  # "I want to…", "I need you to…", "help me to…"
+        wanting = [w for w in before[:-1] if w not in {"you", "me", "really"}]
+        return bool(wanting) and (wanting[-1] in _EN_WANT or wanting[-1] == "help")
+    if before[-2:] == ["help", "me"]:
+        return True
+    if before[-1] in _EN_WANT:
+        return True  # "I want a chargeback"
+    if before[-1] == "you" and len(before) >= 2 and before[-2] in _EN_POLITE:
+        return True
+    if before[-1] in {"let's", "lets"} or before[-2:] == ["let", "us"]:
+        return True
+    return before == ["i"] and False
+
+
+def _ru_request(words: list[str], index: int) -> bool:
+    word = words[index]
+    if _RU_IMPERATIVE.match(word) or _RU_OPEN.match(word):
+        return True
+    opener = index
+    if _RU_NOUN.match(word) and index:
+        opener = index - 1
+        if _RU_OPEN.match(words[opener]) and not words[opener].endswith(("ть",)):
+            return True
+    head = words[opener]
+    if not (_RU_INFINITIVE.match(head) or head.endswith("ть")):
+        return False
+    before = words[:opener]
+    return not before or any(w in _RU_GOVERNORS for w in before[-3:])
+
+
+def _target(clause: str, operation: str, today: date) -> TargetWords:
+    """The features a clause gives: references, card digits, amounts, dates, words."""
+    references = frozenset(f"T-{m}" for m in _REFERENCE.findall(clause))
+    rest = _REFERENCE.sub(" ", clause)
+    dates = dates_in(rest, today=today)
+    for mention in sorted(dates, key=lambda d: -d.start):
+        rest = rest[:mention.start] + " " * (mention.end - mention.start) + rest[mention.end:]
+    cards = set(_CARD_DIGITS.findall(rest))
+    rest = _CARD_DIGITS.sub(" ", rest)
+    if operation == BLOCK_CARD:
+        cards |= set(_BARE_FOUR.findall(rest))
+        rest = _BARE_FOUR.sub(" ", rest)
+    amounts, partial = [], []
+    for mention in sorted(amounts_in(rest, min_bare=1, years=False), key=lambda m: -m.start):
+        is_part = _PART_OF.match(rest, mention.end)
+        (partial if is_part else amounts).insert(0, mention.value)
+        rest = rest[:mention.start] + " " + rest[mention.end:]
+    tokens = _WORD.findall(_strip_reasons(rest))
+    cyrillic_text = sum(_is_cyrillic(t) for t in tokens) > len(tokens) / 2
+    words, names, neighbours = set(), set(), set()
+    previous = ""
+    for position, token in enumerate(tokens):
+        word = token.lower().replace("’", "'")
+        if len(word) < _MIN_WORD or word in STOPWORDS or _is_operation_word(word):
+            previous = ""
+            continue
+        words.add(word)
+        if (position and token[0].isupper()) or (cyrillic_text and not _is_cyrillic(token)) or (
+                any(c.isdigit() for c in word) and not word.isdigit()):
+            names.add(word)
+        if previous:
+            neighbours.add((previous, word))
+        previous = word
+    return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
+                       tuple(dict.fromkeys(partial)), tuple(dates), frozenset(words),
+                       frozenset(names), frozenset(neighbours))
+
+
+# After an amount, these make it a part of a charge ("5000 of the Magnum charge",
+# «5000 из платежа»), not the charge's own amount.
+_PART_OF = re.compile(r"\s*(?:kzt|тенге|тг|₸)?\s*(?:of\b|out of\b|из\b)", re.IGNORECASE)
+
+
+def _is_cyrillic(token: str) -> bool:
+    return bool(re.search("[а-яА-Я]", token))
+
+
+def _is_operation_word(word: str) -> bool:
+    return bool(_RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word) or _RU_OPEN.match(word)
+                or _RU_NOUN.match(word)) or word.startswith(("заблокир", "оспор", "оспар"))
+
+
+def _strip_reasons(text: str) -> str:
+    for pattern in _REASON_RES.values():
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _reason(text: str) -> str | None:
+    found = {code for code, pattern in _REASON_RES.items() if pattern.search(text)}
+    if len(found) > 1 and "not_recognised" in found:
+        found.discard("not_recognised")  # "I didn't receive it" also reads as "didn't"
+    if len(found) > 1:
+        return "ambiguous"
+    return next(iter(found), None)
