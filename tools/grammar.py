@@ -290,7 +290,7 @@ def _is_question(sentence: str) -> bool:
 
 
 _CLAUSE_SPLIT = re.compile(
-    r",(?!\d)|;|:|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
+    r",(?!\d)(?!\s*чтобы)|;|:|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
     re.IGNORECASE)
 
 
@@ -298,9 +298,43 @@ def _clauses(sentence: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip()]
 
 
+# "I want my card blocked", «хочу, чтобы вы заблокировали карту»: a wish for a result.
+_EN_PARTICIPLES = {"blocked": BLOCK_CARD, "frozen": BLOCK_CARD, "locked": BLOCK_CARD,
+                   "deactivated": BLOCK_CARD, "disputed": RAISE_DISPUTE,
+                   "contested": RAISE_DISPUTE, "charged-back": RAISE_DISPUTE}
+_RU_WISHED = re.compile(r"^(?:заблокировали|заморозили|оспорили)$")
+_STATE_WORDS = {"is", "was", "were", "been", "be", "being", "are", "got", "get", "gets",
+                "has", "have", "had", "already", "уже"}
+
+
+def _wished(words: list[str]) -> tuple[str | None, bool]:
+    """A wish for an action's result: "I want / need / 'd like <object> <participle>",
+    «хочу / прошу / нужно, чтобы … <past plural>». (operation, negated)."""
+    for index, word in enumerate(words):
+        operation = _EN_PARTICIPLES.get(word)
+        if operation is None and _RU_WISHED.match(word):
+            operation = BLOCK_CARD if word.startswith(("заблок", "замор")) else RAISE_DISPUTE
+            if "чтобы" not in words[:index]:
+                continue
+        if operation is None:
+            continue
+        before = words[:index]
+        wants = [i for i, w in enumerate(before) if w in _EN_WANT | _RU_GOVERNORS]
+        if not wants or _STATE_WORDS & set(before[wants[-1]:]):
+            return None, False
+        if "to" in before[wants[-1]:]:  # "I want to know why it was blocked"
+            return None, False
+        return operation, _negated(before)
+    return None, False
+
+
 def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
     """(operation this clause plainly requests, or None; whether it is negated)."""
     words = _words(clause)
+    if not any(_operation_at(words, i) for i in range(len(words))):
+        operation, negated = _wished(words)
+        if operation is not None and (negated or not question):
+            return operation, negated
     for index in range(len(words)):
         operation = _operation_at(words, index)
         if operation is None:
