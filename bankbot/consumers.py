@@ -171,6 +171,10 @@ def render_event(event: agent.TurnEvent, *, turn: str, conversation: Conversatio
         return render_text(event.text, turn=turn)
     if event.kind == "tool":
         data = event.data or {}
+        candidates = (data.get("data") or {}).get("candidates") if data.get("status") == "error" else None
+        if candidates:  # a write that fits several objects: the customer picks one
+            extra = {"kind": "candidates", "result": candidates}
+            return render_to_string(f"{STREAM}#extra", {**context, "extra": extra})
         if data.get("status") != "ok" or data.get("tool") not in TOOL_PARTIALS:
             return ""  # a denial or an error: the model's answer explains it
         extra = {"kind": "tool", "tool": data["tool"], "result": data.get("data") or {}}

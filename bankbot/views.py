@@ -249,6 +249,8 @@ def _tool_extras(payload: dict[str, Any], by_reference: dict[str, Proposal]) -> 
         return []
     if answer.get("status") == "ok" and answer.get("tool") in TOOL_PARTIALS:
         return [{"kind": "tool", "tool": answer["tool"], "result": _plain(answer.get("data"))}]
+    if answer.get("status") == "error" and isinstance(answer.get("candidates"), dict):
+        return [{"kind": "candidates", "result": _plain(answer["candidates"])}]
     proposal = by_reference.get(str(answer.get("proposal", "")))
     if answer.get("status") == "awaiting_confirmation" and proposal is not None:
         return [{"kind": "proposal", "proposal": proposal}]

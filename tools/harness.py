@@ -23,7 +23,7 @@ from tools.models import Proposal
 from tools.policy import Denial, denial_reason, parse_call
 from tools.proposals import proposal_create
 from tools.provenance import Source, external_sources, render_for_model
-from tools.specs import openai_tools
+from tools.specs import candidate_rows, openai_tools
 from tools.trace import trace_record
 
 AWAITING = (
@@ -67,6 +67,8 @@ class ToolOutcome:
                           message=AWAITING)
         elif self.error is not None:
             answer["error"] = self.error.as_dict()
+            if self.data and self.data.get("candidates"):
+                answer["candidates"] = self.data["candidates"]
         return answer
 
     def for_model(self) -> str:
@@ -109,7 +111,9 @@ class GuardedHarness:
         validated = args.model_dump(mode="json")
         denial = denial_reason(self.ctx, spec, args)
         if denial is not None:
-            return self._deny(tool, raw_text, denial, started, validated)
+            candidates = candidate_rows(self.ctx, spec.name, denial.candidates)
+            self.sources += external_sources(tool, candidates)
+            return self._deny(tool, raw_text, denial, started, validated, candidates)
         if spec.effect == "read":
             try:
                 with read_only():
@@ -136,11 +140,11 @@ class GuardedHarness:
         return ToolOutcome(tool=tool, status="awaiting_confirmation", proposal=proposal)
 
     def _deny(self, tool: str, raw_text: str, denial: Denial, started: float,
-              validated: dict | None = None) -> ToolOutcome:
+              validated: dict | None = None, candidates: dict | None = None) -> ToolOutcome:
         trace_record(event="denied", decision="deny", tool=tool, ctx=self.ctx,
                      raw_args=raw_text[:4000], validated_args=validated,
                      reason_code=denial.code, reason=denial.message, latency_ms=_ms(started))
-        return ToolOutcome(tool=tool, status="error", error=denial)
+        return ToolOutcome(tool=tool, status="error", error=denial, data=candidates or None)
 
 
 def _ms(started: float) -> float:

@@ -17,6 +17,9 @@ from tools.specs import REGISTRY, ToolArgs, ToolSpec
 class Denial:
     code: str
     message: str
+    # The customer's objects their words fit (several, so none was granted): the
+    # chat shows them with their buttons, and a click is the mandate (G7).
+    candidates: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
@@ -87,7 +90,7 @@ def _not_granted(mandate: Mandate, operation: str) -> Denial:
     detail = unbound.detail if unbound else ""
     if unbound is not None and unbound.candidates:
         return Denial("target_not_in_mandate", f"{_AMBIGUOUS[operation]} Candidates: "
-                      + ", ".join(unbound.candidates) + ".")
+                      + ", ".join(unbound.candidates) + ".", candidates=unbound.candidates)
     if unbound is not None and unbound.problem == "unsure":
         return Denial("target_not_in_mandate", f"The customer's message is not a plain request "
                       f"({detail}), so nothing will be proposed. {_OFFER[operation]}")

@@ -26,6 +26,7 @@ from accounts.money import to_amount
 from accounts.selectors import (
     card_get,
     cards_for_customer,
+    customer_transactions,
     statement_for_month,
     transaction_get,
     transactions_find,
@@ -150,6 +151,21 @@ def find_transactions(ctx: ActionContext, args: FindTransactionsArgs) -> dict[st
         month=args.month,
     )
     return {"transactions": [_transaction(t) for t in rows], "count": len(rows)}
+
+
+def candidate_rows(ctx: ActionContext, tool: str, candidates: tuple[str, ...]) -> dict[str, Any]:
+    """The objects a denied write's candidates name, as rows the chat shows with
+    their Dispute…/Block… buttons ({} when there are none)."""
+    if not candidates:
+        return {}
+    if tool == "block_card":
+        cards = [_card(c) for c in cards_for_customer(customer=ctx.customer)
+                 if c.last4 in candidates]
+        return {"candidates": {"cards": cards}} if cards else {}
+    rows = (customer_transactions(customer=ctx.customer).select_related("card")
+            .filter(reference__in=list(candidates)).order_by("-posted_at", "-id"))
+    transactions = [_transaction(t) for t in rows]
+    return {"candidates": {"transactions": transactions}} if transactions else {}
 
 
 # --- write tools: check (business rules), target (mandate), summary, execute ---
