@@ -29,15 +29,18 @@ def nullable_parameters(tools: list[dict[str, Any]]) -> dict[str, list[str]]:
 
 
 def sse_response(*, content: str = "", tool_calls: list[dict[str, str]] | None = None,
-                 model: str = "lab-scripted") -> httpx2.Response:
-    """One streamed completion: text, or tool calls (each ``{id, name, arguments}``)."""
+                 model: str = "lab-scripted", batched: bool = False) -> httpx2.Response:
+    """One streamed completion: text, or tool calls (each ``{id, name, arguments}``),
+    one chunk per call — or all in one chunk when ``batched``: the wire format allows
+    it, and the SDK's per-chunk work made a hundred calls cost a second."""
     parts = [_chunk(model, {"role": "assistant", "content": "" if not tool_calls else None})]
     if content:
         parts.append(_chunk(model, {"content": content}))
-    for index, call in enumerate(tool_calls or []):
-        parts.append(_chunk(model, {"tool_calls": [{
-            "index": index, "id": call["id"], "type": "function",
-            "function": {"name": call["name"], "arguments": call["arguments"]}}]}))
+    deltas = [{"index": index, "id": call["id"], "type": "function",
+               "function": {"name": call["name"], "arguments": call["arguments"]}}
+              for index, call in enumerate(tool_calls or [])]
+    for group in ([deltas] if batched and deltas else [[delta] for delta in deltas]):
+        parts.append(_chunk(model, {"tool_calls": group}))
     parts.append(_chunk(model, {}, "tool_calls" if tool_calls else "stop"))
     parts.append(b"data: [DONE]\n\n")
     return httpx2.Response(200, headers={"content-type": "text/event-stream"},
