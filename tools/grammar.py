@@ -31,7 +31,11 @@ RAISE_DISPUTE = "raise_dispute"
 REASONS = DISPUTE_REASONS
 DEFAULT_REASON = "not_recognised"
 
-_WORD = re.compile(r"[a-zа-я0-9]+(?:['’][a-z]+)?", re.IGNORECASE)
+# A word; "raise_dispute" (code, not speech) stays one token and is no verb.
+_WORD = re.compile(r"[a-zа-я0-9_]+(?:['’][a-z]+)?", re.IGNORECASE)
+# Quoted words are someone else's ("the email says: "dispute all of them""):
+# a quotation that names an action is dropped before the message is read.
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|„[^“”]*[“”]")
 _REFERENCE = re.compile(r"(?<![\w-])[tт]-?(\d{3,12})\b", re.IGNORECASE)
 # Card digits: after a card word, "ending (in)", a mask; or alone in a block request.
 _CARD_DIGITS = re.compile(
@@ -205,6 +209,7 @@ class Reading:
 def read_request(text: str, *, today: date) -> Reading:
     """The requests in one message the customer wrote."""
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
+    text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     if not text.strip():
         return Reading()
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]

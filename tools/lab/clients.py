@@ -11,6 +11,7 @@ whatever settings name.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx2
@@ -78,9 +79,11 @@ class ScriptedHandler:
     """Each request gets the next scripted reply, as Chat Completions SSE.
 
     Arguments are fitted to the schema on offer the way a model follows it: a
-    nullable parameter the script leaves out is sent as null. Parameters the
-    script names are sent as written, even ones the schema lacks — that is the
-    point of a script that tries ``account_id``.
+    nullable parameter the script leaves out is sent as null, and free text for
+    a parameter with a closed list of values (a dispute's reason) becomes the
+    listed value it spells, else the first one. Parameters the script names are
+    sent as written, even ones the schema lacks — that is the point of a script
+    that tries ``account_id``.
     """
 
     def __init__(self, replies: list[ScriptedReply], renderer: Renderer) -> None:
@@ -99,6 +102,26 @@ class ScriptedHandler:
             self.calls_made += 1
             arguments = {name: None for name in offered.get(call.tool, [])}
             arguments.update(self.renderer.deep(call.arguments))
+            for name, values in enum_parameters(body.get("tools") or []).get(call.tool, {}).items():
+                if isinstance(arguments.get(name), str) and arguments[name] not in values:
+                    arguments[name] = _closest(arguments[name], values)
             calls.append({"id": f"call_lab_{self.calls_made}", "name": call.tool,
                           "arguments": json.dumps(arguments, ensure_ascii=False)})
         return sse_response(tool_calls=calls)
+
+
+def enum_parameters(tools: list[dict[str, Any]]) -> dict[str, dict[str, list[str]]]:
+    """tool → parameter → its allowed values, for parameters the schema closes."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for tool in tools:
+        function = tool.get("function") or {}
+        properties = (function.get("parameters") or {}).get("properties") or {}
+        found[function.get("name", "")] = {
+            name: [str(v) for v in schema["enum"]] for name, schema in properties.items()
+            if isinstance(schema, dict) and schema.get("enum")}
+    return found
+
+
+def _closest(written: str, values: list[str]) -> str:
+    spelt = re.sub(r"[^a-z]+", "_", written.lower()).strip("_")
+    return next((v for v in values if v == spelt), values[0])
