@@ -78,7 +78,9 @@ class AmountMention:
 # phone numbers. They are blanked out (same length, so positions hold) first.
 _NOT_AMOUNTS = [
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{1,2}:\d{2}\b"
-               r"|(?<![\d.,])0\d\.\d{2}\b|(?<![\d.,])\d{1,2}\.0\d\b"),  # 03.10, 15.09: days
+               # 03.10, 15.09: a day and a month; but "15.00" and "5.05 ₸" are amounts.
+               r"|(?<![\d.,])(?:0[1-9]\.(?:0[1-9]|1[0-2])|(?:[1-9]|[12]\d|3[01])\.0[1-9])\b"
+               rf"(?!\s*(?i:{_CURRENCY}))"),
     re.compile(r"(?<![\w-])[TDPТ]-?\d{2,}\b", re.IGNORECASE),
     re.compile(r"(?:••••|\*{2,4}|x{4}|ending(?: in)?|ends? (?:in|with)|card|карт\w*|"
                r"(?:о|за)канчива\w*(?: на)?)\s*(?:•+\s*|\*+\s*)?\d{4}(?!\d|[.,]\d)", re.IGNORECASE),
@@ -167,6 +169,11 @@ _RU_SCALES = (("тысяч", 1000), ("тыщ", 1000), ("миллион", 1_000_0
 _WORD = re.compile(r"[a-zа-яё]+", re.IGNORECASE)
 _JOINERS = {"and", "и", "-"}
 _WORD_CURRENCY = re.compile(rf"\s*(?:{_CURRENCY}|тенге|tenges?)", re.IGNORECASE)
+
+
+def number_word(word: str) -> bool:
+    """Whether ``word`` can be part of an amount in words ("fifteen", "тысяч")."""
+    return _word_value(word) is not None
 
 
 def _word_value(word: str) -> tuple[str, int] | None:
