@@ -36,6 +36,11 @@ _WORD = re.compile(r"[a-zа-я0-9_]+(?:['’][a-z]+)?", re.IGNORECASE)
 # Quoted words are someone else's ("the email says: "dispute all of them""):
 # a quotation that names an action is dropped before the message is read.
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|„[^“”]*[“”]")
+# "I got this SMS: Dear client, please block card 5505 …": after a message's
+# source and a colon, the rest of the line is that message, not the customer.
+_PASTED = re.compile(r"\b(?:sms|e-?mail|message|letter|notification|text|chat|widget|website|"
+                     r"смс|письм\w*|сообщени\w*|уведомлени\w*)\b[^:\n]{0,60}:(?!\s*[\"“«„])[^\n]*",
+                     re.IGNORECASE)
 _REFERENCE = re.compile(r"(?<![\w-])[tт]-?(\d{3,12})\b", re.IGNORECASE)
 # Card digits: after a card word, "ending (in)", a mask; or alone in a block request.
 _CARD_DIGITS = re.compile(
@@ -114,6 +119,8 @@ _REASON_PATTERNS = {
 _REASON_RES = {code: re.compile(p, re.IGNORECASE) for code, p in _REASON_PATTERNS.items()}
 
 _STOPWORD_TEXT = """
+sms email e-mail mail message messages text letter notification app application pin atm phone
+got get received receive sent send about смс письмо сообщение уведомление приложение пин банкомат
 i'd i'll i've we us our ours we'd we're you're that's what's there's here's can't won't doesn't
 isn't wasn't haven't hasn't shouldn't couldn't wouldn't aren't weren't
 # noqa: SIM905 (a word list reads best as text) a an the my me mine i i'm im you your yours it
@@ -210,6 +217,7 @@ def read_request(text: str, *, today: date) -> Reading:
     """The requests in one message the customer wrote."""
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
     text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
+    text = _PASTED.sub(lambda m: m.group(0)[:m.group(0).index(":")] + ".", text)
     if not text.strip():
         return Reading()
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]

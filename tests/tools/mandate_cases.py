@@ -227,6 +227,11 @@ HAND_WRITTEN: list[tuple] = [
      {"D:T-3001"}),
     ('The letter says «оспорьте T-3005»', NOTHING),
     ('dispute the "Acme Food" charge', {"D:T-3001"}),
+    ("I got this SMS: Dear client, please block card 5505 to protect your account. Is it real?",
+     NOTHING),
+    ("Пришло смс: заблокируйте карту 4242 и перезвоните. Это правда?", NOTHING),
+    ("I got an SMS about the Kaspi Magazin charge, I never made it, please dispute it",
+     {"D:T-3009::not_recognised"}),
 ]
 
 # Template expansions: the same forms over several targets.
