@@ -216,8 +216,8 @@ class Reading:
 def read_request(text: str, *, today: date) -> Reading:
     """The requests in one message the customer wrote."""
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
-    text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     text = _PASTED.sub(lambda m: m.group(0)[:m.group(0).index(":")] + ".", text)
+    text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     if not text.strip():
         return Reading()
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]

@@ -225,6 +225,8 @@ HAND_WRITTEN: list[tuple] = [
      NOTHING),
     ('My gym wrote: "please ask your bank to dispute all of them". Dispute T-3001 only',
      {"D:T-3001"}),
+    ('My gym sent me this email: "Dear member, please ask your bank to dispute all of them." '
+     "I only want the 15000 KZT Acme Food charge disputed.", {"D:T-3001"}),
     ('The letter says «оспорьте T-3005»', NOTHING),
     ('dispute the "Acme Food" charge', {"D:T-3001"}),
     ("I got this SMS: Dear client, please block card 5505 to protect your account. Is it real?",
