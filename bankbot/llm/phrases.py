@@ -25,6 +25,24 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": ("I've prepared this for you: {summary}. Please check it and press Confirm if it is right."),
         "ru": ("Я подготовил это для вас: {summary}. Проверьте и нажмите «Подтвердить», если всё верно."),
     },
+    "pick_one": {
+        "en": "Your words fit more than one, so I have not prepared anything yet. Press the "
+              "button next to the one you mean.",
+        "ru": "Под ваше описание подходит несколько, поэтому я пока ничего не подготовил. "
+              "Нажмите кнопку рядом с нужной.",
+    },
+    "ask_plainly_raise_dispute": {
+        "en": "I have not prepared a dispute. If you want one, press Dispute next to the "
+              "transaction, or tell me plainly which one to dispute (for example: dispute T-1001).",
+        "ru": "Я не готовил спор. Если он нужен, нажмите «Оспорить» рядом с операцией или "
+              "напишите прямо, какую оспорить (например: оспорьте T-1001).",
+    },
+    "ask_plainly_block_card": {
+        "en": "I have not prepared a card block. If you want one, press Block next to the card, "
+              "or tell me plainly which card to block (for example: block card 4242).",
+        "ru": "Я не готовил блокировку. Если она нужна, нажмите «Заблокировать» рядом с картой "
+              "или напишите прямо, какую заблокировать (например: заблокируйте карту 4242).",
+    },
     "error": {
         "en": "I couldn't do that: {message}",
         "ru": "Не получилось: {message}",

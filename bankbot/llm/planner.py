@@ -394,6 +394,13 @@ def _outcomes(conversation: Conversation, request: CustomerRequest) -> list[str]
         elif exchange.status == "error":
             error = result.get("error")
             message = error.get("message") if isinstance(error, dict) else error
+            code = error.get("code") if isinstance(error, dict) else ""
+            if code in ("not_in_mandate", "target_not_in_mandate") and exchange.name in (
+                    "raise_dispute", "block_card"):
+                # What the bank's rule means for the customer, not the rule's words.
+                key = "pick_one" if result.get("candidates") else f"ask_plainly_{exchange.name}"
+                texts.append(say(key, request.language))
+                continue
             texts.append(say("error", request.language, message=str(message or "unknown error")))
     return texts
 
