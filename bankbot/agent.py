@@ -23,7 +23,7 @@ from bankbot.chat import message_add
 from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
-from bankbot.output_checks import StreamGate, check_answer
+from bankbot.output_checks import Known, StreamGate, check_answer
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness
 from tools.mandate import Mandate, mandate_for
@@ -278,16 +278,18 @@ def _finish(conversation: Conversation, text: str, ctx: Any,
     return message
 
 
-def _known_text(conversation: Conversation) -> Iterator[str]:
-    """What the answer's amounts may come from (G10), newest first and read lazily:
-    the conversation's tool results, then the customer's (and system) messages."""
+def _known_text(conversation: Conversation) -> Iterator[Known]:
+    """What the answer's amounts and contacts may come from (G10), newest first and
+    read lazily: the conversation's tool results (whose merchant-written fields the
+    check skips), then the customer's and the bank's system messages."""
     for payload in conversation.messages.filter(role=Message.Role.TOOL).order_by(
             "-id").values_list("payload", flat=True):
         if payload:
-            yield payload["content"]
-    yield from conversation.messages.filter(
-        role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).order_by(
-        "-id").values_list("text", flat=True)
+            yield Known(payload["content"])
+    for role, text in conversation.messages.filter(
+            role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).order_by(
+            "-id").values_list("role", "text"):
+        yield Known(text, by_customer=role == Message.Role.CUSTOMER)
 
 
 def _fail(conversation: Conversation, ctx: Any, code: str, text: str,

@@ -1,27 +1,76 @@
 """Checks on the model's final text before the customer sees it (G10).
 
-Every amount it states must appear in this conversation's tool results or in
-the customer's own words; links and images to other origins are removed.
+Every amount it states must be a figure the bank wrote in this conversation (a
+tool result outside its External fields, or a system message) or one the
+customer typed: text a merchant wrote never vouches for an amount. Phone
+numbers, e-mail addresses and links the bank did not write are removed, and so
+are images. Amounts are read by ``accounts.money``, as the mandate reads them.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+from functools import cached_property
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
-# "15000.00", "15 000", "15,000.50", "2500,50 ₸", "99.00": a number with a
-# decimal part, or of three or more digits. Card digits, dates, references and
-# bare years are not amounts; they are removed or skipped first.
-_AMOUNT = re.compile(r"(?<![\w./-])(\d{1,3}(?:[ ,\u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?(?![\w/-])")
-_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b")
-_REFERENCE = re.compile(r"\b[TDP]-[0-9a-f]+\b", re.IGNORECASE)
-_CARD = re.compile(r"(?:••••|\*{4}|ending(?: in)?|card|карт\w*)\s*(\d{4})\b", re.IGNORECASE)
+from accounts.money import INVISIBLE, amount_values, number_word
+
+# A bare number below this is a count ("3 cards"), not an amount; with a currency,
+# decimals or grouping ("99 ₸", "15.00", "2 050") it is one. Years are skipped.
+_MIN_BARE = 100
+
 _MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\((?:https?:)?//[^)]*\)")
-_BARE_URL = re.compile(r"(?:https?:)?//[^\s)\]]+", re.IGNORECASE)
+_MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _HTML_TAG = re.compile(r"<\s*(img|a|iframe|script)\b[^>]*>", re.IGNORECASE)
+
+_URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]{1,15}:)?//[^\s<>\"')\]]+", re.IGNORECASE)
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@(?:[^\W_][\w-]*\.)+[^\W\d_]{2,}")
+_END = r"[^\s<>\"')\].,;:!?]"
+_DOMAIN = re.compile(rf"(?<![\w@./-])(?P<host>(?:[^\W_][\w-]*\.)+(?P<tld>[^\W\d_]{{2,24}}))"
+                     rf"(?![\w@-])(?P<path>[/?#](?:[^\s<>\"')\]]*{_END})?)?")
+# A top-level domain that makes "name.tld" a link even without "www." or a path.
+# Two ASCII letters in one case (ccTLDs: "evil.kz", "EVIL.KZ", but not "card.It").
+_TLDS = frozenset({
+    "com", "net", "org", "info", "biz", "app", "dev", "online", "site", "website", "shop",
+    "store", "xyz", "top", "club", "pro", "bank", "money", "finance", "pay", "link", "click",
+    "live", "tech", "cloud", "email", "support", "help", "service", "services", "page", "web",
+    "vip", "win", "icu", "рф", "қаз", "рус", "бел", "укр", "срб", "онлайн", "сайт", "орг",
+})
+_NOT_BEFORE = r"(?<![\w+.,-])"
+_PHONE = re.compile(
+    r"(?:(?<![\w+])\+\s?\d(?:[\s().-]{0,2}\d){9,14}"  # +7 700 123 45 67, +1 (555) 123-4567
+    rf"|{_NOT_BEFORE}8[\s.-]?\(?\d{{3}}\)?[\s.-]?\d{{3}}[\s.-]?\d{{2}}[\s.-]?\d{{2}}"  # 8 (727) 123-45-67
+    rf"|{_NOT_BEFORE}\(\d{{3,4}}\)\s?\d{{2,3}}[\s.-]?\d{{2}}[\s.-]?\d{{2}}"  # (727) 123-45-67
+    rf"|{_NOT_BEFORE}\d{{3}}[\s.-]\d{{3}}[\s.-]\d{{2}}[\s.-]\d{{2}}"  # 700 123 45 67
+    rf"|{_NOT_BEFORE}\d{{3}}[\s.-]?\d{{3}}-\d{{4}}"  # 555-123-4567
+    rf"|{_NOT_BEFORE}\d{{3}}-\d{{2}}-\d{{2}}"  # 123-45-67
+    r")(?![\d.,]?\d)(?!\s*(?i:₸|kzt|тг|тенге|tenge))"  # "+15 000 000 000 ₸" is money
+)
+# A minus sign before a number: "-99 999 KZT" states 99 999 (money does not read signs).
+_MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
+
+_REMOVED = {"link": "[link removed]", "e-mail": "[e-mail removed]",
+            "phone": "[phone number removed]"}
+_PROBLEMS = {
+    "link": "The answer linked to another website; the link was removed.",
+    "e-mail": "The answer gave an e-mail address the bank did not give; it was removed.",
+    "phone": "The answer gave a phone number the bank did not give; it was removed.",
+}
+
+
+class Known(NamedTuple):
+    """A message the answer may draw on. Bank text is a tool result's JSON (its
+    External fields, written by a merchant, staff or another party, are skipped)
+    or a system message; the customer's own words vouch for amounts, not contacts.
+    A plain ``str`` given as known text is bank text."""
+
+    text: str
+    by_customer: bool = False
 
 
 @dataclass
@@ -34,92 +83,201 @@ class CheckedAnswer:
         return bool(self.problems)
 
 
-def amounts_in(text: str) -> set[Decimal]:
-    text = _REFERENCE.sub(" ", _DATE.sub(" ", text or ""))
-    text = _CARD.sub(" ", text)
-    found = set()
-    for whole, cents in _AMOUNT.findall(text):
-        digits = re.sub(r"[ ,\u00a0]", "", whole)
-        if not cents and (len(digits) < 3 or (len(digits) == 4 and 1990 <= int(digits) <= 2100)):
-            continue
-        try:
-            found.add(Decimal(f"{digits}.{cents or '0'}").quantize(Decimal("0.01")))
-        except InvalidOperation:
-            continue
-    return found
+def check_answer(text: str, *, known_text: Iterable[str | Known]) -> CheckedAnswer:
+    """``known_text``: the conversation's tool results and messages, read only as far
+    as needed: once every amount and contact in the answer is found, the rest is
+    not parsed (give the newest first), and an answer without any reads none."""
+    return _check(text, (_Figures(item) for item in known_text))
 
 
-def check_answer(text: str, *, known_text: Iterable[str]) -> CheckedAnswer:
-    """``known_text``: the conversation's tool results and the customer's own messages,
-    read only as far as needed: once every amount in the answer is found, the rest is
-    not parsed (give the newest first), and an answer without amounts reads none."""
-    return _check(text, (amounts_in(item) for item in known_text))
+class _Contact(NamedTuple):
+    kind: str  # "link" | "e-mail" | "phone"
+    start: int
+    end: int
+    key: str  # one spelling for one contact: a host, an address, a number's digits
 
 
-def _check(text: str, known_amounts: Iterable[set[Decimal]]) -> CheckedAnswer:
-    problems = []
-    cleaned = _MARKDOWN_IMAGE.sub("[image removed]", text or "")
+class _Figures:
+    """What one known message vouches for, each part read when first asked for."""
+
+    def __init__(self, item: str | Known) -> None:
+        known = item if isinstance(item, Known) else Known(item)
+        self.by_customer = known.by_customer
+        self._text = known.text or ""
+
+    @cached_property
+    def text(self) -> str:
+        return self._text if self.by_customer else _bank_text(self._text)
+
+    @cached_property
+    def amounts(self) -> set[Decimal]:
+        return amount_values(_MINUS.sub(" ", self.text), min_bare=1)
+
+    @cached_property
+    def contacts(self) -> set[str]:
+        return set() if self.by_customer else {c.key for c in _contacts_in(self.text)}
+
+
+def _bank_text(content: str) -> str:
+    """The bank-written strings of a tool result (JSON), one per line; text that is
+    not JSON (a system message) is the bank's own sentence."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return content
+    pieces: list[str] = []
+    if isinstance(data, dict):
+        # A denial may quote the model's own call ("There is no tool called 'refund
+        # 450000 KZT'", "The disputed amount 99999.00 KZT is more than …"), and so may
+        # the tool's name: the model's words, not the bank's.
+        data = {key: value for key, value in data.items() if key not in ("error", "tool")}
+    _collect_bank_strings(data, pieces)
+    return "\n|\n".join(pieces)
+
+
+def _collect_bank_strings(data: Any, pieces: list[str]) -> None:
+    if isinstance(data, dict):
+        if "external_text" in data:
+            return  # {"external_text": …, "author": …}: not the bank's words (G6)
+        for value in data.values():
+            _collect_bank_strings(value, pieces)
+    elif isinstance(data, list):
+        for value in data:
+            _collect_bank_strings(value, pieces)
+    elif isinstance(data, str):
+        pieces.append(data)
+    elif isinstance(data, int | float) and not isinstance(data, bool):
+        pieces.append(str(data))
+
+
+def _contacts_in(text: str) -> list[_Contact]:
+    """Links (with or without a scheme), e-mail addresses and phone numbers, in order."""
+    found: list[_Contact] = []
+
+    def add(kind: str, start: int, end: int, key: str) -> None:
+        if not any(c.start < end and start < c.end for c in found):
+            found.append(_Contact(kind, start, end, key))
+
+    for m in _URL.finditer(text):
+        add("link", m.start(), m.end(), _host(m.group(0)))
+    for m in _EMAIL.finditer(text):
+        add("e-mail", m.start(), m.end(), m.group(0).lower())
+    for m in _DOMAIN.finditer(text):
+        host, tld = m["host"], m["tld"]
+        if (host.lower().startswith("www.") or m["path"] or tld.lower() in _TLDS
+                or (len(tld) == 2 and tld.isascii() and (tld.islower() or tld.isupper()))):
+            add("link", m.start(), m.end(), _host(m.group(0)))
+    for m in _PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if len(digits) == 11 and digits.startswith("8"):
+            digits = "7" + digits[1:]  # 8 700 … and +7 700 … are one number in Kazakhstan
+        add("phone", m.start(), m.end(), digits[-10:])
+    return sorted(found, key=lambda c: c.start)
+
+
+def _host(link: str) -> str:
+    try:
+        host = urlsplit(link if "//" in link else f"//{link}").hostname or link
+    except ValueError:
+        host = link
+    host = host.lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
+    shown = INVISIBLE.sub("", text or "")  # a zero-width space must not split a number
+    cleaned = _MARKDOWN_IMAGE.sub("[image removed]", shown)
     cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
     cleaned = _HTML_TAG.sub("[removed]", cleaned)
-    cleaned = _BARE_URL.sub("[link removed]", cleaned)
-    if cleaned != (text or ""):
-        problems.append("The answer linked to another website; the link was removed.")
-    unfound = amounts_in(cleaned)
-    for amounts in known_amounts if unfound else ():
-        unfound -= amounts
-        if not unfound:
+    removed = {"link"} if cleaned != shown else set()
+
+    contacts = _contacts_in(cleaned)
+    blanked = cleaned
+    for contact in contacts:  # a phone number's digits are not amounts
+        blanked = blanked[:contact.start] + " " * (contact.end - contact.start) + blanked[contact.end:]
+    unfound = amount_values(_MINUS.sub(" ", blanked), min_bare=_MIN_BARE)
+    unvouched = {c.key for c in contacts}
+    for figures in known if unfound or unvouched else ():
+        unfound -= figures.amounts if unfound else set()
+        unvouched -= figures.contacts if unvouched else set()
+        if not unfound and not unvouched:
             break
-    unverified = sorted(unfound)
-    if unverified:
-        shown = ", ".join(f"{a:.2f}" for a in unverified)
-        problems.append(f"The assistant stated amounts that do not match your records ({shown}); "
-                        "please rely on the statement table instead.")
+
+    for contact in reversed(contacts):
+        if contact.key in unvouched:
+            cleaned = cleaned[:contact.start] + _REMOVED[contact.kind] + cleaned[contact.end:]
+            removed.add(contact.kind)
+    problems = [sentence for kind, sentence in _PROBLEMS.items() if kind in removed]
+    if unfound:
+        shown_amounts = ", ".join(f"{a:.2f}" for a in sorted(unfound))
+        problems.append(f"The assistant stated amounts that do not match your records "
+                        f"({shown_amounts}); please rely on the statement table instead.")
     return CheckedAnswer(text=cleaned, problems=problems)
 
 
-# Where streamed text may be cut: whitespace that does not follow a digit or a
-# separator, so an amount ("15 000.50", "2 500,50") is never shown in two pieces.
-_CUT = re.compile(r"(?<![\d.,])\s+")
+# Where streamed text may be cut: whitespace that does not follow a digit, a
+# separator or a bracket, so an amount ("15 000.50") or a phone number ("8 (727)
+# 123-45-67") is never shown in two pieces. A number word holds the cut too (below).
+_CUT = re.compile(r"(?<![\d.,)])\s+")
+_LAST_WORD = re.compile(r"[a-zа-яё]+$", re.IGNORECASE)
+_WORDS = re.compile(r"[a-zа-яё]+", re.IGNORECASE)
+_JOINERS = frozenset({"and", "и"})
 # What a piece of text needs to contain for the check to see something new in it:
-# a digit (an amount), or the makings of a link, an image or a tag. Plain words
-# cannot change the verdict on text already passed, so they are not re-checked.
-_CHECKABLE = re.compile(r"[\d/<>()\[\]!]")
+# a digit, the makings of a link, an address, an image or a tag, or a number word.
+# Other words cannot change the verdict on text already passed, so are not re-checked.
+_CHECKABLE = re.compile(r"[\d/<>()\[\]!@+]|\.\w")
+
+
+def _cut(pending: str) -> int:
+    """Where ``pending`` may be cut last (0: nowhere yet). Not after a number word or
+    "and": "fifteen thousand tenge" is shown whole, or not at all."""
+    for match in reversed(list(_CUT.finditer(pending))):
+        word = _LAST_WORD.search(pending, 0, match.start())
+        if word is None or not (number_word(word.group(0))
+                                or word.group(0).lower() in _JOINERS):
+            return match.end()
+    return 0
+
+
+def _checkable(piece: str) -> bool:
+    return bool(_CHECKABLE.search(piece)) or any(number_word(w) for w in _WORDS.findall(piece))
 
 
 class StreamGate:
     """Streamed text reaches the customer a few words at a time, and only what the
-    output check passes (G10): an amount the records do not hold, or a link to
-    another site, is never shown while the answer streams. Text is released up to
-    its last safe cut, and everything released so far is checked as a whole; the
-    first release the check would flag or change closes the gate, and the rest
-    waits for the checked final answer (which replaces the streamed text anyway).
+    output check passes (G10): an amount the records do not hold, or a link, phone
+    number or address the bank did not give, is never shown while the answer
+    streams. Text is released up to its last safe cut, and everything released so
+    far is checked as a whole; the first release the check would flag or change
+    closes the gate, and the rest waits for the checked final answer (which
+    replaces the streamed text anyway).
 
     One gate per turn, since the browser joins every model call's text in one
     bubble: text held at the end of one call waits for the next call's, and only
     :meth:`finish`, at the end of the turn, releases a last piece without a cut.
     ``known_text`` is read lazily, once, newest first (as ``check_answer`` reads
-    it), and only if the text states an amount; :meth:`know` replaces it when tool
-    results have been added.
+    it), and only if the text states an amount or a contact; :meth:`know` replaces
+    it when tool results have been added.
     """
 
-    def __init__(self, known_text: Iterable[str]) -> None:
+    def __init__(self, known_text: Iterable[str | Known]) -> None:
         self.know(known_text)
         self._shown = ""
         self._pending = ""
         self.closed = False
 
-    def know(self, known_text: Iterable[str]) -> None:
-        self._known = _Replay(amounts_in(item) for item in known_text)
+    def know(self, known_text: Iterable[str | Known]) -> None:
+        self._known = _Replay(_Figures(item) for item in known_text)
 
     def feed(self, delta: str) -> str:
         """Add streamed text; return what may be shown now ("" for nothing yet)."""
         if self.closed:
             return ""
         self._pending += delta
-        cuts = [m.end() for m in _CUT.finditer(self._pending)]
-        if not cuts:
+        cut = _cut(self._pending)
+        if not cut:
             return ""
-        ready, self._pending = self._pending[:cuts[-1]], self._pending[cuts[-1]:]
+        ready, self._pending = self._pending[:cut], self._pending[cut:]
         return self._release(ready)
 
     def finish(self) -> str:
@@ -130,31 +288,31 @@ class StreamGate:
     def _release(self, ready: str) -> str:
         if self.closed:
             return ""
-        if _CHECKABLE.search(ready) and _check(self._shown + ready, self._known).flagged:
+        if _checkable(ready) and _check(self._shown + ready, self._known).flagged:
             self.closed = True
             return ""
         self._shown += ready
         return ready
 
 
-_END = object()
+_DONE = object()
 
 
 class _Replay:
     """An iterable read at most once from its source and replayed after that, so
-    every check sees the same known amounts without reading or parsing them twice."""
+    every check sees the same known figures without reading or parsing them twice."""
 
-    def __init__(self, source: Iterable[set[Decimal]]) -> None:
+    def __init__(self, source: Iterable[_Figures]) -> None:
         self._source = iter(source)
-        self._seen: list[set[Decimal]] = []
+        self._seen: list[_Figures] = []
 
-    def __iter__(self) -> Iterator[set[Decimal]]:
+    def __iter__(self) -> Iterator[_Figures]:
         index = 0
         while True:
             if index == len(self._seen):
-                item = next(self._source, _END)
-                if item is _END:
+                item = next(self._source, _DONE)
+                if item is _DONE:
                     return
-                self._seen.append(item)
+                self._seen.append(item)  # type: ignore[arg-type]
             yield self._seen[index]
             index += 1
