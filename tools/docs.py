@@ -39,8 +39,11 @@ def render_tools_doc() -> str:
                      "own rows; a target they do not own answers like one that does not exist.\n\n")
         autonomy = spec.autonomy
         if spec.effect == "write":
-            autonomy += (f" Needs `{spec.operation}` in the mandate (the customer's own words "
-                         "or click) and a target traceable to the customer's input.")
+            autonomy += (f" Needs a grant of `{spec.operation}` in the mandate for exactly these "
+                         "arguments: the message this turn answers plainly requests it (or the "
+                         "customer clicked its button), every detail the customer gave fits this "
+                         "one object and no other, and no proposal has spent the grant yet "
+                         "(docs/guarantees.md, G7).")
         lines.append(f"**Autonomy.** {autonomy}\n\n")
         lines.append("Parameters (OpenAI strict function schema):\n\n```json\n")
         lines.append(json.dumps(schema["parameters"], indent=2, ensure_ascii=False))

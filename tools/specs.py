@@ -275,7 +275,8 @@ REGISTRY: dict[str, ToolSpec] = {
         operation=RAISE_DISPUTE, check=raise_dispute_check, grant=raise_dispute_grant,
         summary=raise_dispute_summary,
         autonomy="None: only proposed. Runs after the customer presses Confirm on the exact "
-                 "transaction and amount shown, which the customer must have identified.",
+                 "transaction, amount and reason shown. The amount is the one the customer "
+                 "stated, else the full amount; the reason is a fixed code, never free text.",
     ),
 }
 
