@@ -51,6 +51,10 @@ _PHONE = re.compile(
     rf"|{_NOT_BEFORE}\d{{3}}-\d{{2}}-\d{{2}}"  # 123-45-67
     r")(?![\d.,]?\d)(?!\s*(?i:₸|kzt|тг|тенге|tenge))"  # "+15 000 000 000 ₸" is money
 )
+# A number of days, hours or percent is not money: "more than 120 days", "0.5%".
+_QUANTITY = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?[\s-]*(?:%|(?:per ?cent|days?|hours?|minutes?"
+                       r"|months?|years?|процент\w*|дн(?:я|ей)|день|час\w*|минут\w*|месяц\w*"
+                       r"|лет|год\w*)\b)", re.IGNORECASE)
 # A minus sign before a number: "-99 999 KZT" states 99 999 (money does not read signs).
 _MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
 
@@ -195,7 +199,8 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     blanked = cleaned
     for contact in contacts:  # a phone number's digits are not amounts
         blanked = blanked[:contact.start] + " " * (contact.end - contact.start) + blanked[contact.end:]
-    unfound = amount_values(_MINUS.sub(" ", blanked), min_bare=_MIN_BARE)
+    blanked = _MINUS.sub(" ", _QUANTITY.sub(" ", blanked))
+    unfound = amount_values(blanked, min_bare=_MIN_BARE)
     unvouched = {c.key for c in contacts}
     for figures in known if unfound or unvouched else ():
         unfound -= figures.amounts if unfound else set()

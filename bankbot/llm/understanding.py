@@ -49,7 +49,9 @@ ACCOUNT_RE = re.compile(
 
 
 def parse_amount(raw: str) -> str | None:
-    """'15 000,5' -> '15000.50'; None when it is not a number."""
+    """'15 000,5' -> '15000.50'; None when it is not a number.
+
+    Its own parser: it plays a model, which reads text its own way (the guarded side: accounts/money)."""
     match = AMOUNT_RE.search(raw)
     if not match:
         return None

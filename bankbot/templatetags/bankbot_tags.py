@@ -22,7 +22,10 @@ register = template.Library()
 
 @register.filter
 def kzt(value: Any) -> str:
-    """15000.5 → "15,000.50 ₸" (English) or "15 000,50 ₸" (Russian)."""
+    """15000.5 → "15,000.50 ₸" (English) or "15 000,50 ₸" (Russian).
+
+    Formatting only: its values are stored figures and canonical tool arguments
+    ("15000.00"); amounts a person typed are read by accounts/money.py."""
     try:
         amount = Decimal(str(value)).quantize(Decimal("0.01"))
     except (InvalidOperation, ValueError):

@@ -279,7 +279,8 @@ def test_bank_figures_customer_amounts_dates_references_and_cards_are_not_flagge
     answer = ("On 2026-10-03 (03.10.2026, 3 October) card •••• 4242 paid 2 500,50 ₸ to Coffee "
               "Boom (T-1003); dispute D-881 and proposal P-3f2a9c01 cover 7 500 KZT, e.g. a "
               "partial refund of 2.500,50 i.e. the whole 2500.50. Your card 4242, ending 4242, "
-              "was used at 10:30. You have 3 cards. The month's total is 2500.50 KZT.")
+              "was used at 10:30. You have 3 cards. The month's total is 2500.50 KZT. "
+              "Disputes close after 120 days; cashback is 0.5%.")
     checked = check_answer(answer, known_text=[
         STATEMENT, Known("please dispute 7500 of it", by_customer=True),
         Known('The customer confirmed “Dispute”. Result: {"dispute_id": "D-881"}')])
@@ -322,3 +323,15 @@ def test_a_zero_width_space_does_not_hide_a_number():
                            known_text=[STATEMENT])
     assert checked.text == "Call [phone number removed] about 99999 KZT."
     assert "99999.00" in checked.problems[-1]
+
+
+def test_the_agent_never_streams_a_contact_its_answer_loses(alice_conversation, say):
+    model = ScriptedModel(exact_stream("For the refund call +7 7", "00 123 45 67 or ",
+                                       "open evil-", "bank.kz/refund ", "today."))
+    answer, events = say(alice_conversation, "where is my refund?", client=model.client())
+    streamed = "".join(e.text for e in events if e.kind == "token")
+    assert streamed == "For the refund call "
+    assert answer.text == "For the refund call [phone number removed] or open [link removed] today."
+    assert "phone number" in answer.flagged
+    assert ToolCallTrace.objects.get(event="flagged").result["original"].startswith(
+        "For the refund call +7 700")
