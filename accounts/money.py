@@ -107,6 +107,7 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
     for pattern in _NOT_AMOUNTS:
         blanked = pattern.sub(lambda m: " " * len(m.group(0)), blanked)
     found: list[AmountMention] = []
+    read = blanked  # what the words reader sees: a scale read with digits ("15 тысяч") is read once
     for match in _DIGITS.finditer(blanked):
         raw = match["number"]
         value = _number(raw)
@@ -122,7 +123,8 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
             continue
         found.append(AmountMention(value.quantize(CENT), match.start(), match.end(),
                                    with_currency=currency))
-    found += _amounts_in_words(blanked)
+        read = read[:match.start()] + " " * (match.end() - match.start()) + read[match.end():]
+    found += _amounts_in_words(read)
     return sorted(found, key=lambda m: m.start)
 
 

@@ -265,7 +265,8 @@ def test_a_bare_domain_or_a_link_without_a_scheme_is_removed(answer, shown):
 
 
 @pytest.mark.parametrize("spelling", ["15,000", "15 000", "15000,00 ₸", "15.000,00",
-                                      "пятнадцать тысяч тенге", "fifteen thousand tenge"])
+                                      "пятнадцать тысяч тенге", "fifteen thousand tenge",
+                                      "15 тысяч тенге", "15k"])
 def test_an_amount_is_read_as_the_mandate_reads_it(alice, spelling):
     (grant,) = mandate_for(customer=alice, text=f"Dispute T-1001 for {spelling}").grants
     assert grant.amount == to_amount("15,000") == Decimal("15000.00")
