@@ -318,6 +318,6 @@ class _Replay:
                 item = next(self._source, _DONE)
                 if item is _DONE:
                     return
-                self._seen.append(item)  # type: ignore[arg-type]
+                self._seen.append(item)
             yield self._seen[index]
             index += 1
