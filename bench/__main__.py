@@ -238,17 +238,25 @@ def bench_live(pg_url: str, parts: set[str], quick: bool) -> dict[str, Any]:
 
 
 def bench_lab() -> dict[str, Any]:
-    """(e): the whole lab corpus, both harnesses, both customer behaviours."""
+    """(e): the whole lab corpus, both harnesses, both customer behaviours, then the
+    adversary's run (both harnesses, confirm-all): the goal is for the two together."""
     env = {**os.environ, "LOG_LEVEL": "WARNING"}
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    started = time.perf_counter()
-    done = subprocess.run([PYTHON, "manage.py", "injectionlab", "--harness", "both",
-                           "--customer", "both"], cwd=ROOT, env=env, text=True,
-                          capture_output=True)
-    wall = time.perf_counter() - started
-    return {"wall_seconds": wall, "exit_code": done.returncode,
-            "tail": done.stdout.strip().splitlines()[-12:], "goal": "< 60 s on two cores"}
+    runs = {}
+    for name, extra in (("corpus", ["--harness", "both", "--customer", "both"]),
+                        ("adversary", ["--model", "adversary", "--harness", "both",
+                                       "--customer", "confirm-all"])):
+        step(f"(e) the lab: {name}")
+        started = time.perf_counter()
+        done = subprocess.run([PYTHON, "manage.py", "injectionlab", "-v", "0", *extra],
+                              cwd=ROOT, env=env, text=True, capture_output=True)
+        runs[name] = {"wall_seconds": time.perf_counter() - started,
+                      "exit_code": done.returncode,
+                      "tail": done.stdout.strip().splitlines()[-12:]}
+    return {"wall_seconds": sum(r["wall_seconds"] for r in runs.values()),
+            "exit_code": max(r["exit_code"] for r in runs.values()), "runs": runs,
+            "goal": "< 60 s on two cores"}
 
 
 PARTS = ("a", "confirm", "d", "b", "c", "e")
@@ -296,8 +304,11 @@ def summary(report: dict[str, Any]) -> str:
                      f"{c['chat']['failed_turns']} failed)", "≥ 0.3"))
     if "e" in report:
         e = report["e"]
-        rows.append(("e", "the lab corpus, both harnesses and behaviours",
-                     f"{e['wall_seconds']:.1f} s (exit code {e['exit_code']})", "< 60 s"))
+        parts_e = ", ".join(f"{name} {run['wall_seconds']:.1f} s"
+                            for name, run in e.get("runs", {}).items())
+        rows.append(("e", "the lab corpus (both harnesses and behaviours) + the adversary",
+                     f"{e['wall_seconds']:.1f} s ({parts_e}; exit code {e['exit_code']})",
+                     "< 60 s"))
     lines = ["| | what | measured | goal |", "|---|---|---|---|"]
     lines += [f"| {part} | {what} | {measured} | {goal} |" for part, what, measured, goal in rows]
     return "\n".join(lines)
