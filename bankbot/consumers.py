@@ -45,6 +45,7 @@ from bankbot import agent
 from bankbot.chat import conversation_get, message_accept, message_to_retry
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
+from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,12 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
         if not pattern.match(target):
             raise InvalidInput(_("The message could not be read."), code="malformed_frame")
         ui_action = {"operation": operation, key: target}
+        reason = field("reason")
+        if reason and operation == "raise_dispute":
+            # A reason picked beside the Dispute… button: one of the fixed codes only.
+            if reason not in DISPUTE_REASONS:
+                raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+            ui_action["reason"] = reason
         text = ui_action_text(ui_action)
     return ChatInput(text=text, client_message_id=field("client_message_id") or None,
                      ui_action=ui_action)
@@ -138,7 +145,10 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
 
 def ui_action_text(ui_action: Mapping[str, str]) -> str:
     if ui_action["operation"] == "raise_dispute":
-        return _("Dispute %(transaction)s") % {"transaction": ui_action["transaction"]}
+        text = _("Dispute %(transaction)s") % {"transaction": ui_action["transaction"]}
+        if ui_action.get("reason") in REASON_LABELS:
+            text += f" — {REASON_LABELS[ui_action['reason']]}"
+        return text
     return _("Block card •••• %(card)s") % {"card": ui_action["card"]}
 
 

@@ -37,6 +37,23 @@ def test_it_turns_a_button_into_a_precise_ui_action(client_for, alice, alice_con
     assert proposal.tool == "raise_dispute" and proposal.args["transaction"] == "T-1001"
 
 
+def test_a_reason_picked_with_the_button_is_the_proposals_reason(client_for, alice,
+                                                                 alice_conversation):
+    post(client_for(alice), alice_conversation, operation="raise_dispute", target="T-1001",
+         reason="charged_twice")
+    message = alice_conversation.messages.get(role="customer")
+    assert message.ui_action == {"operation": "raise_dispute", "transaction": "T-1001",
+                                 "reason": "charged_twice"}
+    assert Proposal.objects.get().args["reason"] == "charged_twice"
+
+
+@pytest.mark.parametrize("reason", ["because", "charged twice; see T-2001"])
+def test_a_reason_that_is_not_a_code_is_refused(client_for, alice, alice_conversation, reason):
+    post(client_for(alice), alice_conversation, operation="raise_dispute", target="T-1001",
+         reason=reason)
+    assert not alice_conversation.messages.exists()
+
+
 def test_it_starts_a_conversation_for_a_statement_page_button(client_for, alice):
     client_for(alice).post("/messages/", {"operation": "block_card", "target": "4242"})
     conversation = Conversation.objects.get(customer=alice)
