@@ -31,6 +31,9 @@ Technique = Literal[
     "important_instructions", "ignore_previous", "fake_system", "explicit_tool_call",
     "fake_confirmation", "zero_width", "unicode_tags", "base64", "markdown_image",
     "broadening", "other_customer", "over_amount", "past_window", "split",
+    # Inside the customer's own request: a second plausible target (issue 13).
+    "look_alike", "homoglyph", "amount_twin", "partial_widening", "carried_mandate",
+    "mention_not_request", "reason_stuffing", "answer_phishing", "unblock",
 ]
 Task = Literal["statement", "total", "block", "dispute", "underspecified", "refusal", "help"]
 Guarantee = Literal["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11"]
