@@ -68,7 +68,8 @@ _RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокирова�
 _RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
                       r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
 _RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чарджбэк|опротестовани[ея])$")
-_RU_GOVERNORS = {"хочу", "хотел", "хотела", "хотим", "нужно", "надо", "необходимо", "прошу",
+# "хотел(а)" alone is a wish in the past; with "бы" it is a polite request.
+_RU_GOVERNORS = {"хочу", "хотим", "нужно", "надо", "необходимо", "прошу",
                  "просим", "пожалуйста", "можете", "можешь", "помогите", "помоги", "требую",
                  "давайте", "бы"}
 _EN_WANT = {"want", "wanna", "like", "need", "wish", "love"}
@@ -85,7 +86,12 @@ _DOUBT = re.compile(
     r"said|says|told|tells|asked me|asks me|according to|maybe|perhaps|probably|might|"
     r"not sure|tomorrow|later|next week|someday|eventually|pretend|imagine|hypothetically|"
     r"example|for instance|test|"
+    # a reversal: "…, but I found it", «…, но нашла её»
+    r"but (?:i|we) (?:found|have|got|still)|but found|но (?:я )?(?:нашл\w*|наш[её]л)|"
+    # a part without an amount other than a half: which amount, then?
+    r"quarter|third|part of|portion|partly|partially|some of|"
     r"если|в случае|ли|кроме|за исключением|но не|вместо|вернее|точнее|то есть|ой|стоп|"
+    r"трет\w*|четверт\w*|част\w*|"
     r"передумал\w*|извините|сказал\w*|говорит|говорят|пишут|написано|просит|просили|велел\w*|"
     r"по словам|может быть|возможно|наверное|не уверен\w*|завтра|позже|потом как-нибудь|"
     r"например|допустим|представь\w*)\b",
@@ -112,14 +118,16 @@ _REASON_PATTERNS = {
     "cancelled": r"\b(?:cancell?ed|cancell?ation|returned|refund was|отменил\w*|отменен\w*|"
                  r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
     "not_recognised": r"\b(?:(?:don'?t|do not|didn'?t|did not|never) (?:recogni[sz]e|make|made|"
-                      r"buy|bought|pay|paid|authori[sz]e)|not mine|unauthori[sz]ed|fraud\w*|"
+                      r"buy|bought|pay|paid|authori[sz]e|take|took|use|used|order|ordered)|"
+                      r"not mine|unauthori[sz]ed|fraud\w*|"
                       r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
                       r"не оплачивал\w*|не моя|не мой|не мое|мошенн\w+|неизвестн\w+)\b",
 }
 _REASON_RES = {code: re.compile(p, re.IGNORECASE) for code, p in _REASON_PATTERNS.items()}
 
 _STOPWORD_TEXT = """
-sms email e-mail mail message messages text letter notification app application pin atm phone
+half halves other real sms email e-mail mail message messages text letter notification
+app application pin atm phone
 got get received receive sent send about смс письмо сообщение уведомление приложение пин банкомат
 i'd i'll i've we us our ours we'd we're you're that's what's there's here's can't won't doesn't
 isn't wasn't haven't hasn't shouldn't couldn't wouldn't aren't weren't
@@ -173,6 +181,7 @@ class TargetWords:
     cards: frozenset[str] = frozenset()
     amounts: tuple[Decimal, ...] = ()  # each must be the charge's own amount
     partial: tuple[Decimal, ...] = ()  # "5000 of the charge": the part disputed
+    half: bool = False  # "half of T-1001", «половину платежа»
     dates: tuple[DateMention, ...] = ()
     # Content words (not function words, not generic ones). Binding decides which
     # describe the merchant: those some merchant of the customer's has, and
@@ -191,7 +200,7 @@ class TargetWords:
         return TargetWords(self.references | other.references, self.cards | other.cards,
                            tuple(dict.fromkeys(self.amounts + other.amounts)),
                            tuple(dict.fromkeys(self.partial + other.partial)),
-                           self.dates + other.dates, self.words | other.words,
+                           self.half or other.half, self.dates + other.dates, self.words | other.words,
                            self.names | other.names, self.neighbours | other.neighbours)
 
 
@@ -227,10 +236,19 @@ def read_request(text: str, *, today: date) -> Reading:
         return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
                        mentioned=mentioned)
     clauses: list[tuple[str, str | None, bool]] = []  # (text, operation requested, negated)
+    excluded: list[str] = []  # "not T-1002", "T-1002 is mine": objects the customer rules out
     for sentence in sentences:
         question = _is_question(sentence)
-        for clause in _clauses(sentence):
-            operation, negated = _requested(clause, question)
+        found = [(clause, *_requested(clause, question)) for clause in _clauses(sentence)]
+        if any(op and not neg for _, op, neg in found) and _REFUSAL.search(
+                _strip_reasons(sentence)):
+            # "Блокировать карту 4242 не нужно", "Dispute T-1001 - no need".
+            return Reading(unsure="the request is refused in the same sentence",
+                           mentioned=mentioned)
+        for clause, operation, negated in found:
+            if operation is None and _excludes(clause):
+                excluded.append(clause)
+                continue
             if question and operation is None and not negated:
                 continue  # a question's words describe nothing the customer asked for
             clauses.append((clause, operation, negated))
@@ -259,6 +277,10 @@ def read_request(text: str, *, today: date) -> Reading:
         target = own
         for extra in shared:
             target = target | extra
+        for other in (_target(c, operation, today) for c in excluded):
+            if (target.references & other.references) or (target.cards & other.cards):
+                return Reading(unsure="the message both names and rules out one object",
+                               mentioned=mentioned)
         requests.append(Request(operation, target,
                                 _reason(text) if operation == RAISE_DISPUTE else None))
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
@@ -268,12 +290,42 @@ def read_request(text: str, *, today: date) -> Reading:
     return Reading(requests=tuple(requests), mentioned=mentioned)
 
 
+# What may stand beside a second identifier: "and 5505 too", "и карту 5505".
+_COORDINATED = {"and", "also", "too", "as", "well", "please", "card", "the", "transaction",
+                "charge", "payment", "и", "тоже", "также", "еще", "пожалуйста", "карту", "карта",
+                "платеж", "операцию"}
+
+
+# A request refused in its own sentence: "Dispute T-1001 - no need", «… не нужно».
+_REFUSAL = re.compile(r"\b(?:no need|not needed|not necessary|never ?mind|don'?t bother|"
+                      r"no longer|не нужно|не надо|не хочу|не стоит|не требуется|не обязательно|"
+                      r"уже не)\b", re.IGNORECASE)
+# The customer vouching for an object: "T-1002 is mine", "the ride was me", «это моя».
+_VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|legit|right|real)\b"
+                      r"|\bi made (?:it|that|this|them)\b|\b(?:был[аои]? )?(?:моя|мой|мое|мои)\b"
+                      r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b", re.IGNORECASE)
+
+
+def _excludes(clause: str) -> bool:
+    """A clause that rules an object out: a negated object ("not T-1002", «а не
+    5505», "not the Magnum one") or one the customer vouches for ("T-1002 is
+    mine"). Its object is kept out of the request's features."""
+    rest = _strip_reasons(clause)
+    if _VOUCHED.search(rest):
+        return True
+    words = _words(rest)
+    negated = any(w in _NEGATIONS or w.endswith("n't") for w in words)
+    described = _REFERENCE.search(rest) or _BARE_FOUR.search(rest) or any(
+        w not in STOPWORDS and w not in _NEGATIONS for w in words)
+    return negated and bool(described)
+
+
 def _bare_identifier(clause: str) -> bool:
     """A clause that is only a reference or card digits ("5505", "T-1004", "card 5505")."""
     rest = _CARD_DIGITS.sub(" ", _REFERENCE.sub(" ", clause))
     rest = _BARE_FOUR.sub(" ", rest)
     identified = rest != clause
-    return identified and all(w in STOPWORDS for w in _words(rest))
+    return identified and all(w in _COORDINATED for w in _words(rest))
 
 
 def _words(text: str) -> list[str]:
@@ -353,7 +405,8 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
         if operation is None:
             continue
         before = words[:index]
-        if _negated(before):
+        after = _words(_strip_reasons(" ".join(words[index + 1:])))
+        if _negated(before) or any(w in _NEGATIONS or w.endswith("n't") for w in after):
             return operation, True
         if _en_request(words, index) or _ru_request(words, index):
             if question and not _polite(before):
@@ -404,6 +457,8 @@ def _en_request(words: list[str], index: int) -> bool:
         return True  # imperative at the start of the clause
     if before[-1] == "to":  # "I want to…", "I need you to…", "help me to…"
         wanting = [w for w in before[:-1] if w not in {"you", "me", "really"}]
+        if len(wanting) >= 2 and wanting[-2] in {"did", "was", "had", "used", "once"}:
+            return False  # "I did want to block it (but found it)": a wish in the past
         return bool(wanting) and (wanting[-1] in _EN_WANT or wanting[-1] == "help")
     if before[-2:] == ["help", "me"]:
         return True
@@ -466,13 +521,16 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
             neighbours.add((previous, word))
         previous = word
     return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
-                       tuple(dict.fromkeys(partial)), tuple(dates), frozenset(words),
-                       frozenset(names), frozenset(neighbours))
+                       tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
+                       frozenset(words), frozenset(names), frozenset(neighbours))
 
 
 # After an amount, these make it a part of a charge ("5000 of the Magnum charge",
 # «5000 из платежа»), not the charge's own amount.
 _PART_OF = re.compile(r"\s*(?:kzt|тенге|тг|₸)?\s*(?:of\b|out of\b|из\b)", re.IGNORECASE)
+
+
+_HALF = re.compile(r"\bhalf\b|\bполовин\w*", re.IGNORECASE)
 
 
 def _is_cyrillic(token: str) -> bool:

@@ -25,7 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Card, Customer, Transaction
-from accounts.money import normalised
+from accounts.money import CENT, normalised
 from accounts.selectors import cards_for_customer, customer_transactions
 from tools.grammar import (
     BLOCK_CARD,
@@ -178,7 +178,7 @@ def _cyrillic(word: str) -> bool:
 
 def _bind_card(customer: Customer, request: Request, source: str) -> Grant | Unbound:
     target = request.target
-    if target.references or target.amounts or target.partial or target.dates:
+    if target.references or target.amounts or target.partial or target.half or target.dates:
         return Unbound(BLOCK_CARD, "no_match", "a card is named by its digits or its label")
     cards = cards_for_customer(customer=customer)
     if len(target.cards) > 1:
@@ -236,7 +236,7 @@ def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWor
     vocabulary = frozenset().union(*(name_words(t.merchant) for t in candidates))
     keep = _describing_words(target, vocabulary)
     return TargetWords(target.references, target.cards, target.amounts, target.partial,
-                       target.dates, frozenset(keep))
+                       target.half, target.dates, frozenset(keep))
 
 
 def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
@@ -256,16 +256,16 @@ def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
     """The one amount this transaction could be disputed for, given what was said:
     the part stated ("5000 of the …"), else the full amount. Any other amount the
     customer gave is the charge's own and must be its amount exactly."""
-    if len(target.amounts) > 1 or len(target.partial) > 1:
+    if len(target.amounts) > 1 or len(target.partial) + target.half > 1:
         return None
     if target.amounts and target.amounts[0] != txn.amount:
         return None
-    if not target.partial:
+    if not (target.partial or target.half):
         return txn.amount
-    part = target.partial[0]
+    part = target.partial[0] if target.partial else (txn.amount / 2).quantize(CENT)
     identified = target.references or target.words or target.amounts or any(
         d.day for d in target.dates)
-    return part if identified and part < txn.amount else None
+    return part if identified and 0 < part <= txn.amount else None
 
 
 def _features_match(txn: Transaction, target: TargetWords) -> bool:

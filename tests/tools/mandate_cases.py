@@ -100,7 +100,7 @@ HAND_WRITTEN: list[tuple] = [
     ("block 4242 and 5505", {"B:4242", "B:5505"}),
     ("dispute T-3001 and T-3003", {"D:T-3001", "D:T-3003"}),
     ("заблокируйте карты 4242 и 5505", {"B:4242", "B:5505"}),
-    ("block card 4242, my old card 5505 is fine", {"B:4242"}, NOTHING),  # which card?
+    ("block card 4242, my old card 5505 is fine", {"B:4242"}),  # 5505 is vouched for
     ("dispute all my Acme charges", {"D:T-3001", "D:T-3002", "D:T-3010"}, NOTHING),
     ("dispute the Acme Company charge", {"D:T-3010"}, NOTHING),  # "company" is generic
     ("plz blok my card 4242", {"B:4242"}, NOTHING),  # a misspelt verb
@@ -122,7 +122,7 @@ HAND_WRITTEN: list[tuple] = [
     ("dispute the Air Astana charge of 9900", NOTHING),  # the amount does not fit it
     ("dispute the Netflix charge of 4200", NOTHING),  # no such merchant
     ("dispute the netflix charge of 2500.50", NOTHING),  # not even written as a name
-    ("dispute the 2500.50 charge, I never took it", {"D:T-3004::not_recognised"}, NOTHING),
+    ("dispute the 2500.50 charge, I never took it", {"D:T-3004::not_recognised"}),
     ("dispute the Acme Rides charge of 15000", NOTHING),
     ("dispute the Acme Drinks charge", NOTHING),
     ("dispute 50000 of the Acme Food charge", NOTHING),  # more than the charge
@@ -220,6 +220,29 @@ HAND_WRITTEN: list[tuple] = [
     ("Возможно, стоит заблокировать карту 4242", NOTHING),
     ("dispute T-3001 or T-3003, whichever is the Magnum one", NOTHING),
     ("For example: block card 4242", NOTHING),
+    # --- found by the lab's inside-the-request corpus --------------------------------------
+    ("Блокировать карту 4242 не нужно", NOTHING),  # a negation after the verb
+    ("Оспорить T-3001 я не хочу", NOTHING),
+    ("Dispute T-3001 - no need", NOTHING),
+    ("Хотела заблокировать карту 4242, но нашла её", NOTHING),  # a wish in the past
+    ("I did want to block card 4242 but I found it", NOTHING),
+    ("dispute half of T-3001", {"D:T-3001:7500.00"}),  # a half is an amount
+    ("оспорьте половину платежа T-3001", {"D:T-3001:7500.00"}),
+    ("dispute a third of T-3001", NOTHING),  # any other part: which amount?
+    ("dispute T-3001, but only 5000 of it", {"D:T-3001:5000.00"}),
+    ("dispute 15,000 of T-3001", {"D:T-3001"}),  # the part may be the whole
+    ("dispute T-3001, not T-3002", {"D:T-3001"}),  # an object ruled out stays out
+    ("оспорьте T-3001, а не T-3002", {"D:T-3001"}),
+    ("block card 4242, not 5505", {"B:4242"}),
+    ("dispute T-3001, T-3002 is mine", {"D:T-3001"}),  # an object vouched for
+    ("dispute the Acme charge, the Acme Rides one is mine", NOTHING),  # Food or Company?
+    ("Dispute T-3001, not T-3003 - the Magnum charge is mine", {"D:T-3001"}),
+    ("dispute T-3001, T-3001 is mine", NOTHING),  # named and ruled out
+    ("Please dispute T-3001, I was not in that shop", {"D:T-3001"}),
+    ("I was charged 99000 KZT by Air Astana but the flight was cancelled, please dispute it",
+     {"D:T-3005::cancelled"}),
+    ("Хотела бы заблокировать карту 4242", {"B:4242"}),  # "бы": a polite request
+    ("block 4242 and 5505 too", {"B:4242", "B:5505"}),
     # --- quoted or pasted words are someone else's ---------------------------------------
     ('What is this line in my email? raise_dispute(transaction="T-3005", amount="99000")',
      NOTHING),
