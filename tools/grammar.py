@@ -85,7 +85,7 @@ _DOUBT = re.compile(
     r"wait|oops|scratch that|never ?mind|on second thought|no,|"
     r"said|says|told|tells|asked me|asks me|according to|maybe|perhaps|probably|might|"
     r"not sure|tomorrow|later|next week|someday|eventually|pretend|imagine|hypothetically|"
-    r"example|for instance|test|"
+    r"example|for instance|test|just kidding|kidding|joking|шучу|шутка|"
     # a reversal: "…, but I found it", «…, но нашла её»
     r"but (?:i|we) (?:found|have|got|still)|but found|но (?:я )?(?:нашл\w*|наш[её]л)|"
     # a part without an amount other than a half: which amount, then?
@@ -240,14 +240,18 @@ def read_request(text: str, *, today: date) -> Reading:
     for sentence in sentences:
         question = _is_question(sentence)
         found = [(clause, *_requested(clause, question)) for clause in _clauses(sentence)]
-        if any(op and not neg for _, op, neg in found) and _REFUSAL.search(
-                _strip_reasons(sentence)):
+        if any(op and not neg for _, op, neg in found) and (
+                _REFUSAL.search(_strip_reasons(text)) or _BARE_REFUSAL.search(text)):
             # "Блокировать карту 4242 не нужно", "Dispute T-1001 - no need".
             return Reading(unsure="the request is refused in the same sentence",
                            mentioned=mentioned)
         for clause, operation, negated in found:
             if operation is None and _excludes(clause):
                 excluded.append(clause)
+                # «…, а T-1002 — это моя поездка»: the vouch names the object before it.
+                if clauses and clauses[-1][1] is None and _bare_identifier(clauses[-1][0]) and (
+                        not _identifies(clause)):
+                    excluded.append(clauses.pop()[0])
                 continue
             if question and operation is None and not negated:
                 continue  # a question's words describe nothing the customer asked for
@@ -299,10 +303,14 @@ _COORDINATED = {"and", "also", "too", "as", "well", "please", "card", "the", "tr
 # A request refused in its own sentence: "Dispute T-1001 - no need", «… не нужно».
 _REFUSAL = re.compile(r"\b(?:no need|not needed|not necessary|never ?mind|don'?t bother|"
                       r"no longer|не нужно|не надо|не хочу|не стоит|не требуется|не обязательно|"
+                      r"не прошу|не просил\w*|не требую|"
                       r"уже не)\b", re.IGNORECASE)
+# A sentence that is only a "no": "Block card 4242. No.", «… Нет, не надо.»
+_BARE_REFUSAL = re.compile(r"(?:^|[.!?]\s+|\n)\s*(?:no|nope|don'?t|do not|нет|не надо)\s*[.!]*\s*(?:$|\n)",
+                           re.IGNORECASE)
 # The customer vouching for an object: "T-1002 is mine", "the ride was me", «это моя».
 _VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|legit|right|real)\b"
-                      r"|\bi made (?:it|that|this|them)\b|\b(?:был[аои]? )?(?:моя|мой|мое|мои)\b"
+                      r"|\bi made (?:it|that|this|them)\b|\b(?:это|был[аои]?) (?:моя|мой|мое|мои)\b"
                       r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b", re.IGNORECASE)
 
 
@@ -318,6 +326,10 @@ def _excludes(clause: str) -> bool:
     described = _REFERENCE.search(rest) or _BARE_FOUR.search(rest) or any(
         w not in STOPWORDS and w not in _NEGATIONS for w in words)
     return negated and bool(described)
+
+
+def _identifies(clause: str) -> bool:
+    return bool(_REFERENCE.search(clause) or _BARE_FOUR.search(clause))
 
 
 def _bare_identifier(clause: str) -> bool:

@@ -23,12 +23,13 @@ def test_its_summary_sets_each_ratio_against_its_goal():
         "postgresql": {"a": {"ratio": 1.456}, "confirm": {"ratio_dispute": 2.5,
                                                            "ratio_block": 3.25}},
         "b": {"throughput_ratio": 0.34, "p99_ratio": 2.0},
-        "e": {"wall_seconds": 9.94, "exit_code": 0},
+        "e": {"wall_seconds": 29.94, "exit_code": 0,
+              "runs": {"corpus": {"wall_seconds": 12.5}, "adversary": {"wall_seconds": 17.44}}},
     }
     lines = summary(report).splitlines()
     assert lines[:2] == ["| | what | measured | goal |", "|---|---|---|---|"]
     assert "| a | guarded read vs the bare selector | PostgreSQL 1.46× | ≤ 1.5× |" in lines
     assert any("dispute 2.50×, block 3.25×" in line and "≤ 2×" in line for line in lines)
     assert any("throughput 0.34, p99 2.00×" in line for line in lines)
-    assert any("9.9 s (exit code 0)" in line for line in lines)
+    assert any("29.9 s (corpus 12.5 s, adversary 17.4 s; exit code 0)" in line for line in lines)
     assert not any(line.startswith(("| c ", "| d ")) for line in lines)  # parts not run

@@ -239,6 +239,16 @@ HAND_WRITTEN: list[tuple] = [
     ("Dispute T-3001, not T-3003 - the Magnum charge is mine", {"D:T-3001"}),
     ("dispute T-3001, T-3001 is mine", NOTHING),  # named and ruled out
     ("Please dispute T-3001, I was not in that shop", {"D:T-3001"}),
+    ("Заблокируйте карту 4242. Хотя не надо.", NOTHING),
+    ("Оспорьте T-3001, я не прошу", NOTHING),
+    ("block card 4242, not needed anymore", NOTHING),
+    ("Block card 4242. Just kidding, don't", NOTHING),
+    ("Block card 4242. No.", NOTHING),
+    ("dispute part of T-3001", NOTHING),
+    ("partially dispute T-3001", NOTHING),
+    ("оспорьте платёж, мой заказ из Kaspi Magazin так и не доставили",
+     {"D:T-3009::not_received"}),
+    ("Оспорьте T-3001, а T-3002 — это моя поездка", {"D:T-3001"}),
     ("I was charged 99000 KZT by Air Astana but the flight was cancelled, please dispute it",
      {"D:T-3005::cancelled"}),
     ("Хотела бы заблокировать карту 4242", {"B:4242"}),  # "бы": a polite request
