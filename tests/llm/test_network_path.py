@@ -11,13 +11,12 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import httpx2
 import openai
 import pytest
 
-from bankbot.llm import ModelConfig, OfflineModel, make_client
+from bankbot.llm import ModelConfig, make_client
+from bankbot.llm.served import ModelRequestHandler, ModelServer, serve_in_thread
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 
 # The slow route gives up on its own after this long, so a broken test can
@@ -25,92 +24,39 @@ from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 SLOW_ROUTE_CAP_SECONDS = 2.0
 
 
-class ModelServer(ThreadingHTTPServer):
+class RoutedServer(ModelServer):
     """Routes: /v1/... is the offline model, /failing/v1/... always answers 500,
     /slow/v1/... answers only after the client has given up."""
 
-    daemon_threads = True
-
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), ModelRequestHandler)
-        self.model = OfflineModel()
+        super().__init__()
+        self.RequestHandlerClass = RoutedRequestHandler
         self.release = threading.Event()
         self.hits: Counter[str] = Counter()
 
-    @property
-    def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
-
-
-class ModelRequestHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive and chunked streaming, like a real API
-    server: ModelServer
-
-    def do_GET(self) -> None:
-        self._serve(b"")
-
-    def do_POST(self) -> None:
-        self._serve(self.rfile.read(int(self.headers.get("content-length", 0))))
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass  # keep test output quiet
-
-    def _serve(self, body: bytes) -> None:
-        route = self.path.split("/")[1]
-        self.server.hits[route] += 1
-        if route == "failing":
-            error = {"error": {"message": "upstream exploded", "type": "server_error"}}
-            # retry-after-ms keeps the SDK's retries instant instead of backing off.
-            self._send(500, json.dumps(error).encode(), "application/json", {"retry-after-ms": "1"})
-            return
+    def hold(self, path: str) -> None:
+        route = path.split("/")[1]
+        self.hits[route] += 1
         if route == "slow":
-            self.server.release.wait(SLOW_ROUTE_CAP_SECONDS)
-        request = httpx2.Request(
-            self.command, self.server.url + self.path, headers=dict(self.headers), content=body
-        )
-        response = self.server.model(request)
-        content_type = response.headers.get("content-type", "application/json")
-        if content_type.startswith("text/event-stream"):
-            self._stream(response.status_code, response.content)
-        else:
-            self._send(response.status_code, response.content, content_type)
+            self.release.wait(SLOW_ROUTE_CAP_SECONDS)
 
-    def _send(self, status: int, body: bytes, content_type: str, extra: dict | None = None) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("content-type", content_type)
-            self.send_header("content-length", str(len(body)))
-            for name, value in (extra or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client timed out and left; nothing to tell it
 
-    def _stream(self, status: int, body: bytes) -> None:
-        """One HTTP chunk per server-sent event, flushed as it would be live."""
-        try:
-            self.send_response(status)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("transfer-encoding", "chunked")
-            self.end_headers()
-            for event in body.split(b"\n\n"):
-                if event:
-                    piece = event + b"\n\n"
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
-                    self.wfile.flush()
-            self.wfile.write(b"0\r\n\r\n")
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+class RoutedRequestHandler(ModelRequestHandler):
+    server: RoutedServer
+
+    def answer_early(self) -> bool:
+        if self.path.split("/")[1] != "failing":
+            return False
+        error = {"error": {"message": "upstream exploded", "type": "server_error"}}
+        # retry-after-ms keeps the SDK's retries instant instead of backing off.
+        self.send(500, json.dumps(error).encode(), "application/json", {"retry-after-ms": "1"})
+        return True
 
 
 @pytest.fixture
-def server() -> Iterator[ModelServer]:
-    model_server = ModelServer()
-    # A short poll interval makes shutdown() return promptly at teardown.
-    thread = threading.Thread(target=model_server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+def server() -> Iterator[RoutedServer]:
+    model_server = RoutedServer()
+    thread = serve_in_thread(model_server)
     yield model_server
     model_server.release.set()
     model_server.shutdown()
@@ -124,7 +70,7 @@ def real_client(base_url: str, *, timeout: float = 5.0, retries: int = 0) -> ope
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
-def test_it_gets_a_tool_call_over_http(server: ModelServer, stream: bool) -> None:
+def test_it_gets_a_tool_call_over_http(server: RoutedServer, stream: bool) -> None:
     config = ModelConfig.from_env({"BANKBOT_MODEL": "gpt-4o-mini", "OPENAI_BASE_URL": f"{server.url}/v1"})
     client = make_client(config)
 
@@ -135,7 +81,7 @@ def test_it_gets_a_tool_call_over_http(server: ModelServer, stream: bool) -> Non
     assert server.hits["v1"] == 1
 
 
-def test_it_streams_text_over_http_in_many_chunks(server: ModelServer) -> None:
+def test_it_streams_text_over_http_in_many_chunks(server: RoutedServer) -> None:
     client = real_client(f"{server.url}/v1")
 
     stream = client.chat.completions.create(
@@ -149,7 +95,7 @@ def test_it_streams_text_over_http_in_many_chunks(server: ModelServer) -> None:
     assert text.startswith("Hello! I can show your statement")
 
 
-def test_it_raises_internal_server_error_on_a_500(server: ModelServer) -> None:
+def test_it_raises_internal_server_error_on_a_500(server: RoutedServer) -> None:
     client = real_client(f"{server.url}/failing/v1", retries=0)
 
     with pytest.raises(openai.InternalServerError) as raised:
@@ -160,7 +106,7 @@ def test_it_raises_internal_server_error_on_a_500(server: ModelServer) -> None:
     assert server.hits["failing"] == 1
 
 
-def test_it_retries_as_many_times_as_configured(server: ModelServer) -> None:
+def test_it_retries_as_many_times_as_configured(server: RoutedServer) -> None:
     client = real_client(f"{server.url}/failing/v1", retries=2)
 
     with pytest.raises(openai.InternalServerError):
@@ -170,7 +116,7 @@ def test_it_retries_as_many_times_as_configured(server: ModelServer) -> None:
     assert server.hits["failing"] == 3
 
 
-def test_it_gives_up_after_the_configured_timeout(server: ModelServer) -> None:
+def test_it_gives_up_after_the_configured_timeout(server: RoutedServer) -> None:
     client = real_client(f"{server.url}/slow/v1", timeout=0.3, retries=0)
 
     # The slow route answers after its cap if nobody gave up first, so a timeout
@@ -181,7 +127,7 @@ def test_it_gives_up_after_the_configured_timeout(server: ModelServer) -> None:
     client.close()
 
 
-def test_it_answers_unknown_paths_with_not_found(server: ModelServer) -> None:
+def test_it_answers_unknown_paths_with_not_found(server: RoutedServer) -> None:
     client = real_client(f"{server.url}/v1")
 
     with pytest.raises(openai.NotFoundError):
