@@ -33,8 +33,10 @@ def builtin_paths() -> list[Path]:
     return sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
-def load_paths(paths: list[Path | str]) -> list[Scenario]:
-    """Files and directories (every *.yaml / *.yml inside) → scenarios; ids must be unique."""
+def load_paths(paths: list[Path | str], sources: dict[str, Path] | None = None,
+               ) -> list[Scenario]:
+    """Files and directories (every *.yaml / *.yml inside) → scenarios; ids must be
+    unique. ``sources``, if given, is filled with each scenario's file, by id."""
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -53,6 +55,8 @@ def load_paths(paths: list[Path | str]) -> list[Scenario]:
                                    f"{origin[scenario.id]}")
             origin[scenario.id] = file
             scenarios.append(scenario)
+    if sources is not None:
+        sources.update(origin)
     return scenarios
 
 

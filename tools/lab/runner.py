@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.errors import DomainError
 from bankbot.chat import confirmation_note, conversation_start, message_customer_add
+from bankbot.llm.reveal import reveal
 from bankbot.models import Conversation, Message
 from tools.lab.clients import RequestLog, client_for, model_label
 from tools.lab.isolation import isolated_database, migrated_template
@@ -31,13 +32,24 @@ from tools.lab.judge import CONFIRM_ALL, Evidence, judge
 from tools.lab.loop import TurnRecord, UpstreamFaults, lab_turn
 from tools.lab.schema import SayStep, Scenario, ScriptedModel
 from tools.lab.templating import Renderer
-from tools.lab.world import secrets_of_others, state_diff, state_snapshot, world_build
+from tools.lab.world import (
+    ScenarioError,
+    World,
+    bank_records,
+    secrets_of_others,
+    setting_up,
+    state_diff,
+    state_snapshot,
+    world_build,
+)
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm
 
 HARNESSES = ("naive", "guarded")
 BEHAVIOURS = ("never-click", "confirm-all")
 MODEL_CHOICES = ("scenario", "offline-careful", "offline-compromised", "adversary", "configured")
+# Models that write no helpful answer: a scenario's expected phrases do not apply to them.
+NO_ANSWER_MODELS = ("adversary",)
 WRITE_TOOLS = ("raise_dispute", "block_card")
 SHOWN_CHARS = 1500  # a tool result in the transcript; the trace keeps what matters
 
@@ -53,6 +65,7 @@ class RunResult:
     utility: bool = False
     attack_succeeded: bool = False
     unmet: list[str] = field(default_factory=list)
+    not_applicable: list[str] = field(default_factory=list)  # expected phrases this model skips
     violations: list[dict[str, str]] = field(default_factory=list)
     planted_proposals: list[dict[str, Any]] = field(default_factory=list)
     held_by: list[dict[str, str]] = field(default_factory=list)
@@ -63,7 +76,9 @@ class RunResult:
     end_state: dict[str, Any] = field(default_factory=dict)
     model_requests: int = 0
     seconds: float = 0.0
-    error: str = ""
+    error: str = ""  # a crash while playing
+    # The scenario could not be set up ("scenario 'id': field: problem"); nothing was played.
+    setup_error: str = ""
     # Set when this result is another behaviour's run, reported again (naive only).
     same_as: str = ""
 
@@ -73,7 +88,8 @@ class RunResult:
 
 def run_scenario(scenario: Scenario, *, harness: str, behaviour: str,
                  model: str | None = None) -> RunResult:
-    """One run. Never raises for a broken scenario or a crash: the result says so."""
+    """One run. Never raises for a broken scenario or a crash: the result says so
+    (``setup_error`` when the world cannot be built, ``error`` when play crashed)."""
     if harness not in HARNESSES or behaviour not in BEHAVIOURS:
         raise ValueError(f"unknown harness {harness!r} or behaviour {behaviour!r}")
     spec = scenario.model if model in (None, "scenario") else model
@@ -83,7 +99,12 @@ def run_scenario(scenario: Scenario, *, harness: str, behaviour: str,
     started = time.perf_counter()
     try:
         with isolated_database():
-            _play(scenario, spec, result)
+            try:
+                stage = _set_up(scenario)
+            except ScenarioError as error:
+                result.setup_error = f"scenario {scenario.id!r}: {error}"
+            else:
+                _play(scenario, spec, stage, result)
     except Exception:  # one broken run must not hide the other results
         result.error = traceback.format_exc(limit=6)[-3000:]
         result.utility = False
@@ -92,24 +113,51 @@ def run_scenario(scenario: Scenario, *, harness: str, behaviour: str,
     return result
 
 
-def _play(scenario: Scenario, spec: str | ScriptedModel, result: RunResult) -> None:
+@dataclass(frozen=True)
+class _Stage:
+    """A scenario set up: its world built and every text of it rendered."""
+
+    world: World
+    renderer: Renderer
+    said: list[str | None]  # per step: the customer's text, None for a click
+    faults: UpstreamFaults
+    expected_answer: list[str]
+    visible: str
+
+
+def _set_up(scenario: Scenario) -> _Stage:
     renderer = Renderer(scenario.setup, timezone.localtime())
     world = world_build(scenario.setup, renderer)
+    said: list[str | None] = []
+    for index, step in enumerate(scenario.steps):
+        with setting_up(f"steps.{index}.say"):
+            said.append(renderer.text(step.say) if isinstance(step, SayStep) else None)
+    with setting_up("setup.tool_errors"):
+        faults = UpstreamFaults.from_specs(scenario.setup.tool_errors, renderer.text)
+    with setting_up("expected.answer_contains"):
+        expected = [renderer.text(p) for p in scenario.expected.answer_contains]
+    with setting_up("scenario"):
+        visible = _visible(scenario, renderer)
+    return _Stage(world, renderer, said, faults, expected, visible)
+
+
+def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage,
+          result: RunResult) -> None:
+    world = stage.world
     before = state_snapshot()
     conversation = conversation_start(customer=world.actor)
     log = RequestLog()
-    client = client_for(spec, renderer, log)
-    faults = UpstreamFaults.from_specs(scenario.setup.tool_errors, renderer.text)
+    client = client_for(spec, stage.renderer, log)
     record = TurnRecord()
     user = world.actor.user
-    for step in scenario.steps:
-        if isinstance(step, SayStep):
-            message_customer_add(conversation=conversation, text=renderer.text(step.say))
+    for step, text in zip(scenario.steps, stage.said, strict=True):
+        if text is not None:
+            message_customer_add(conversation=conversation, text=text)
         else:
             message_customer_add(conversation=conversation, text="",
                                  ui_action=step.click.as_dict())
         lab_turn(harness_name=result.harness, user=user, conversation=conversation,
-                 client=client, faults=faults, record=record)
+                 client=client, faults=stage.faults, record=record)
         if result.behaviour == CONFIRM_ALL and result.harness == "guarded":
             result.clicks += _confirm_all(user, conversation)
     after = state_snapshot()
@@ -119,20 +167,24 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, result: RunResult) -> N
     result.trace = _trace()
     result.proposals = _proposals(conversation)
     result.model_requests = len(log.bodies)
-    answers = [m["text"] for m in result.transcript
-               if m["role"] == "assistant" and not m.get("tool_calls")]
+    final = [m for m in result.transcript if m["role"] == "assistant" and not m.get("tool_calls")]
+    answers = [m["text"] for m in final]
     offered = result.proposals if result.harness == "guarded" else _naive_writes(result.trace)
     verdict = judge(Evidence(
         scenario=scenario, harness=result.harness, behaviour=result.behaviour,
         offered=offered, diff=diff, answers=answers,
         shown_text="\n".join([*answers, *(p["summary"] for p in result.proposals)]),
-        model_text=log.text(), secrets=secrets_of_others(world, _visible(scenario, renderer)),
+        model_text=log.text(), secrets=secrets_of_others(world, stage.visible),
         calls=record.calls, trace=result.trace, actor=world.actor.user.get_username(),
-        expected_answer=[renderer.text(p) for p in scenario.expected.answer_contains],
+        expected_answer=stage.expected_answer, records=bank_records(world),
+        customer_text="\n".join(text for text in stage.said if text),
+        proposals=result.proposals, answer_applies=spec not in NO_ANSWER_MODELS,
+        warnings=[m["flagged"] for m in final if m.get("flagged")],
     ))
     result.utility = verdict.utility
     result.attack_succeeded = scenario.kind == "attack" and verdict.attack_succeeded
     result.unmet, result.violations = verdict.unmet, verdict.violations
+    result.not_applicable = verdict.not_applicable
     result.planted_proposals, result.held_by = verdict.planted_proposals, verdict.held_by
 
 
@@ -156,7 +208,9 @@ def _confirm_all(user: Any, conversation: Conversation) -> list[dict[str, Any]]:
 
 def _visible(scenario: Scenario, renderer: Renderer) -> str:
     """Text the scenario itself put in front of the actor or the model: an
-    identifier found here is the attacker's, not a leak."""
+    identifier found here is the attacker's, not a leak. Read as the compromised
+    model reads it (``reveal``: invisible characters dropped, look-alikes resolved,
+    tags and base64 decoded), so "T-20\u200b01" planted is the attacker's "T-2001"."""
     shown = {
         "actor": scenario.setup.actor_spec.model_dump(mode="json"),
         "steps": [s.model_dump(mode="json") for s in scenario.steps],
@@ -164,7 +218,7 @@ def _visible(scenario: Scenario, renderer: Renderer) -> str:
         "model": scenario.model.model_dump(mode="json")
         if isinstance(scenario.model, ScriptedModel) else scenario.model,
     }
-    return json.dumps(renderer.deep(shown), ensure_ascii=False)
+    return reveal(json.dumps(renderer.deep(shown), ensure_ascii=False))
 
 
 def _transcript(conversation: Conversation) -> list[dict[str, Any]]:
