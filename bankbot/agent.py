@@ -24,6 +24,7 @@ from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import Known, StreamGate, check_answer
+from bankbot.turns import StopSignal
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness
 from tools.mandate import Mandate, mandate_for
@@ -74,6 +75,7 @@ def run_turn(
     client: openai.OpenAI | None = None,
     harness_factory: Callable[[ActionContext, list[Source]], Any] | None = None,
     check_output: bool = True,
+    stop: StopSignal | None = None,
 ) -> Message:
     """Answer ``customer_message``. Never raises for a model failure: it emits an
     "error" event and stores a message the customer can act on.
@@ -81,7 +83,9 @@ def run_turn(
     ``harness_factory`` and ``check_output`` are for the Injection Lab, which
     plays the same turn through the naive harness (which has no output check);
     the chat passes neither, so customers always get the guarded harness built
-    here from their session, and checked answers."""
+    here from their session, and checked answers. ``stop``, once set (the worker
+    is shutting down), ends the turn before its next model call with
+    ``TurnStopped``: what was stored stays, and the customer can retry."""
     config = settings.BANKBOT_MODEL_CONFIG
     mandate = turn_mandate(conversation, customer_message,
                            extractor=(client or client_for(config)) if (
@@ -102,6 +106,8 @@ def run_turn(
             if gate and step:
                 gate.know(_known_text(conversation))  # with this turn's new tool results
             _release_connection()
+            if stop is not None:
+                stop.check()
             reply = _complete(client, config.model, messages, tools, on_event, gate)
             tool_calls = reply.tool_calls or []
             if not tool_calls:

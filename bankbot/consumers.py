@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -45,6 +44,7 @@ from bankbot import agent
 from bankbot.chat import conversation_get, message_accept, message_to_retry
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
+from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
 from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,9 @@ LIVE_CHAT_DOWN = gettext_lazy(
 MESSAGE_NOT_SAVED = gettext_lazy(
     "The bank's systems are not reachable right now, so your message was not saved. Please "
     "send it again in a minute.")
+WORKER_BUSY = gettext_lazy(
+    "The assistant is answering many customers right now. Your message is saved; press Retry "
+    "in a moment.")
 
 
 # --- what a frame or a plain form post may carry --------------------------------
@@ -215,12 +218,15 @@ TOOL_PARTIALS = {"get_statement", "list_cards", "find_transactions"}
 
 
 def run_turn_in_thread(*, user: Any, conversation: Conversation, message: Message,
-                       on_event: Callable[[agent.TurnEvent], None], language: str) -> None:
-    """The agent's synchronous turn, on a worker thread of its own."""
+                       on_event: Callable[[agent.TurnEvent], None], language: str,
+                       stop: StopSignal | None = None) -> None:
+    """The agent's synchronous turn, on a thread of the turn pool (bankbot/turns.py)."""
     try:
         with translation.override(language):
             agent.run_turn(user=user, conversation=conversation, customer_message=message,
-                           on_event=on_event)
+                           on_event=on_event, stop=stop)
+    except TurnStopped:
+        log.info("chat: a turn stopped before its next model call (the worker is stopping)")
     finally:
         close_old_connections()
 
@@ -384,10 +390,22 @@ class ChatConsumer(AsyncWebsocketConsumer):
             "conversation": self.conversation}))
 
     async def answer(self, message: Message, turn: str, opening: str) -> None:
-        """Show the turn's opening fragment, then run the turn in the background."""
+        """Show the turn's opening fragment, then run the turn in the background,
+        if this worker has a slot for it; if not, say so: the message is saved and
+        the customer retries in a moment (never queued in silence)."""
+        if not turn_slots().take():
+            await self.broadcast(opening)
+            with translation.override(self.language):
+                await self.broadcast(render_failure(
+                    turn=turn, conversation=self.conversation, text=str(WORKER_BUSY)))
+            return
         self.answering = self.turn_running = True
         self.turn = turn  # the flags belong to this turn until another one starts
-        await self.broadcast(opening)
+        try:
+            await self.broadcast(opening)
+        except BaseException:
+            turn_slots().give_back()
+            raise
         self.start_turn(message, turn)
 
     def start_turn(self, message: Message, turn: str) -> None:
@@ -413,12 +431,27 @@ class ChatConsumer(AsyncWebsocketConsumer):
             if html:
                 stream.fragment(html, last=event.kind in ("final", "error"))
 
+        stop = StopSignal()
+        slots = turn_slots()
+
         async def run() -> None:
             try:
                 try:
-                    await sync_to_async(run_turn_in_thread, thread_sensitive=False)(
-                        user=self.user, conversation=conversation, message=message,
-                        on_event=on_event, language=language)
+                    # On the turn pool, not the loop's default executor: waiting on the
+                    # model holds a thread, and a worker holds as many as it has slots.
+                    try:
+                        future = turn_pool().submit(
+                            run_turn_in_thread, user=self.user, conversation=conversation,
+                            message=message, on_event=on_event, language=language, stop=stop)
+                    except BaseException:
+                        slots.give_back()
+                        raise
+                    future.add_done_callback(lambda _: slots.give_back())
+                    try:
+                        await asyncio.wrap_future(future)
+                    except asyncio.CancelledError:
+                        stop.set()  # the worker is stopping: end before the next model call
+                        raise
                 finally:
                     await stream.close()  # every fragment of the turn has been sent
             except Exception:  # a bug, not a model failure: the page must not hang

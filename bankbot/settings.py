@@ -231,6 +231,9 @@ BANKBOT_PROPOSAL_TTL_SECONDS = env_int("BANKBOT_PROPOSAL_TTL_SECONDS", 600)
 BANKBOT_IDEMPOTENCY_TTL_HOURS = max(24, env_int("BANKBOT_IDEMPOTENCY_TTL_HOURS", 24))
 # Disputes are accepted for transactions at most this many days old.
 BANKBOT_DISPUTE_WINDOW_DAYS = 120
+# Turns one worker answers at once (each waits on the model on a thread of its
+# own; bankbot/turns.py). Beyond it a customer is told to wait. docs/scaling.md.
+BANKBOT_MAX_TURNS_PER_WORKER = max(1, env_int("BANKBOT_MAX_TURNS_PER_WORKER", 200))
 
 LOGGING = {
     "version": 1,
