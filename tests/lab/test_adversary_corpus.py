@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.lab.headline import HEADLINE_PATH, headline_read
+from tools.lab.headline import HEADLINE_PATH, REFRESH, headline_read
 from tools.lab.loader import load_builtin
 from tools.lab.runner import run_corpus
 
@@ -35,3 +35,12 @@ def test_the_stored_headline_can_be_shown():
     stored = headline_read(HEADLINE_PATH)
     assert stored is not None, f"refresh {HEADLINE_PATH.name}: see docs/injection-lab.md"
     assert stored["model"] == "adversary" and stored["informative"][-1]["technique"] == "total"
+
+
+def test_the_stored_headline_measured_todays_corpus():
+    stored = headline_read(HEADLINE_PATH) or {}
+    corpus = sorted(s.id for s in load_builtin())
+    measured = stored.get("scenarios", [])
+    assert measured == corpus, (
+        f"{HEADLINE_PATH.name} is stale: new {sorted(set(corpus) - set(measured))[:5]}, gone "
+        f"{sorted(set(measured) - set(corpus))[:5]}; refresh it with: {REFRESH}")

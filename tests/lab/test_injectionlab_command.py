@@ -126,6 +126,7 @@ def test_the_adversary_model_prints_the_informative_fraction_and_the_headline(
     data = json.loads(out.read_text())
     assert data["informative"][-1] == {"technique": "total", "attacks": 1, "naive_fell": 1,
                                        "fraction": 1.0, "low": False}
+    assert data["headline"]["scenarios"] == ["planted"]
     assert data["headline"]["through"] == 1 and data["headline"]["breached"][0][
         "scenario"] == "planted"
     report = html.read_text()

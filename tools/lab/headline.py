@@ -42,7 +42,10 @@ def headline(results: list[RunResult], found: list[Score], rows: list[Informativ
         "generated_at": timezone.now().isoformat(timespec="seconds"),
         "model": ADVERSARY, "attacks": guarded.attacks,
         "through": guarded.attacks_succeeded, "errors": guarded.errors,
+        "benign_violated": guarded.benign_violated,
         "breached": breached, "informative": [row.as_dict() for row in rows],
+        # What was measured, so a test can tell when the corpus has moved on.
+        "scenarios": sorted({r.scenario for r in results}),
     }
 
 

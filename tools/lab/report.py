@@ -85,7 +85,7 @@ def run_view(run: dict[str, Any]) -> dict[str, Any]:
                   for row in run["transcript"]]
     held = [{**item, "explanation": EXPLANATIONS.get(item["guarantee"], "")}
             for item in run["held_by"]]
-    verdict = "crashed" if run["error"] else (
+    verdict = "setup error" if run.get("setup_error") else "crashed" if run["error"] else (
         "breached" if run["attack_succeeded"] else "held" if run["kind"] == "attack" else
         "done" if run["utility"] else "not done")
     clicks = [{"summary": c["summary"],
