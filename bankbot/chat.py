@@ -58,10 +58,7 @@ def message_customer_add(
             "Please shorten it.", code="message_too_long")
     if not text and not ui_action:
         raise InvalidInput("The message is empty.", code="message_empty")
-    if client_message_id is not None and (
-        not isinstance(client_message_id, str) or len(client_message_id) > MAX_CLIENT_ID_CHARS
-    ):
-        raise InvalidInput("The message id is not valid.", code="invalid_message_id")
+    _check_client_message_id(client_message_id)
     if client_message_id:
         existing = conversation.messages.filter(client_message_id=client_message_id).first()
         if existing is not None:
@@ -79,6 +76,14 @@ def message_customer_add(
     return message, True
 
 
+def _check_client_message_id(client_message_id: Any) -> None:
+    if client_message_id is None:
+        return
+    if (not isinstance(client_message_id, str) or len(client_message_id) > MAX_CLIENT_ID_CHARS
+            or not client_message_id.isprintable()):
+        raise InvalidInput("The message id is not valid.", code="invalid_message_id")
+
+
 def customer_rate_limited(*, customer: Customer) -> bool:
     since = timezone.now() - RATE_LIMIT_WINDOW
     recent = Message.objects.filter(
@@ -90,15 +95,26 @@ def customer_rate_limited(*, customer: Customer) -> bool:
 def message_accept(*, conversation: Conversation, text: str, client_message_id: str | None,
                    ui_action: dict[str, str] | None) -> Message | None:
     """Store the customer's message, or raise InvalidInput (rate limit, too long,
-    empty). None: this client message id was stored before (a resent frame)."""
-    if customer_rate_limited(customer=conversation.customer):
-        raise InvalidInput(
-            _("You have sent %(count)d messages in the last minute. Please wait a moment "
-              "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
-    message, created = message_customer_add(
-        conversation=conversation, text=text, client_message_id=client_message_id,
-        ui_action=ui_action,
-    )
+    empty). None: this client message id was stored before (a resent frame).
+
+    Counting and storing are one transaction holding the customer's row, so
+    messages arriving at once — on several sockets, tabs or workers — are
+    counted one after another and never store more than the limit. (On SQLite
+    the IMMEDIATE transaction already takes the database's write lock.)"""
+    _check_client_message_id(client_message_id)
+    with transaction.atomic():
+        Customer.objects.select_for_update(no_key=True).filter(pk=conversation.customer_id).first()
+        if client_message_id and conversation.messages.filter(
+                client_message_id=client_message_id).exists():
+            return None  # a resent frame: stored before, and not counted again
+        if customer_rate_limited(customer=conversation.customer):
+            raise InvalidInput(
+                _("You have sent %(count)d messages in the last minute. Please wait a moment "
+                  "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
+        message, created = message_customer_add(
+            conversation=conversation, text=text, client_message_id=client_message_id,
+            ui_action=ui_action,
+        )
     return message if created else None
 
 
