@@ -34,7 +34,7 @@ def test_the_screenshots_are_there() -> None:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.skipif(not UPDATE, reason="not_recognised")
+@pytest.mark.skipif(not UPDATE, reason="set BANKBOT_UPDATE_SCREENSHOTS=1 to retake them")
 def test_take_screenshots(browser: Browser, server: LiveServer) -> None:
     call_command("seed_demo", verbosity=0)
     SHOTS.mkdir(parents=True, exist_ok=True)
