@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from accounts.errors import DomainError
 from accounts.models import Account, Card, CardUnblock, Customer, HourlyTotal, Transaction
 from accounts.services import UNBLOCK_PERMISSION, card_unblock
+from accounts.text import reveal_hidden
 
 
 class _Evidence:
@@ -102,19 +103,34 @@ class CardUnblockAdmin(_Evidence, admin.ModelAdmin):
     list_select_related = ["card", "staff_user"]
 
 
+# The merchant's text as staff see it: hidden and bidi control characters made visible.
+_SHOWN = {"merchant": "merchant_shown", "description": "description_shown"}
+
+
 @admin.register(Transaction)
 class TransactionAdmin(admin.ModelAdmin):
-    list_display = ["reference", "posted_at", "merchant", "amount", "account"]
+    list_display = ["reference", "posted_at", "merchant_shown", "amount", "account"]
     search_fields = ["reference", "merchant", "description"]
     date_hierarchy = "posted_at"
     list_select_related = ["account"]
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return super().get_fields(request, obj)
+        return [_SHOWN.get(f.name, f.name) for f in Transaction._meta.fields if f.name != "id"]
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # A posted transaction is the bank's record: amounts, references and the
         # merchant's text are never edited afterwards.
-        if obj is None:
-            return []
-        return [f.name for f in Transaction._meta.fields if f.name != "id"]
+        return [] if obj is None else self.get_fields(request, obj)
+
+    @admin.display(description="merchant", ordering="merchant")
+    def merchant_shown(self, obj: Transaction) -> str:
+        return reveal_hidden(obj.merchant)
+
+    @admin.display(description="description")
+    def description_shown(self, obj: Transaction) -> str:
+        return reveal_hidden(obj.description)
 
 
 @admin.register(HourlyTotal)

@@ -13,6 +13,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
+from accounts.text import reveal_hidden
+
 KZT = "KZT"
 
 
@@ -98,7 +100,8 @@ class Transaction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.reference} {self.merchant} {self.amount} {KZT}"
+        # Named in admin titles, links and lists: the merchant's hidden characters shown.
+        return f"{self.reference} {reveal_hidden(self.merchant)} {self.amount} {KZT}"
 
 
 class HourlyTotal(models.Model):

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts.errors import DomainError
+from accounts.text import reveal_hidden
 from bankbot.admin import ReadOnlyAdmin
 from disputes.models import Dispute, DisputeReview
 from disputes.selectors import dispute_queue_ordering, dispute_trail
@@ -55,7 +56,7 @@ class DisputeAdmin(ReadOnlyAdmin):
 
     @admin.display(description="merchant", ordering="transaction__merchant")
     def merchant(self, obj: Dispute) -> str:
-        return obj.transaction.merchant
+        return reveal_hidden(obj.transaction.merchant)
 
     @admin.display(description="age", ordering="created_at")
     def age(self, obj: Dispute) -> str:

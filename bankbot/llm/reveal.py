@@ -14,18 +14,11 @@ import binascii
 import re
 import unicodedata
 
-# Invisible characters: soft hyphen, combining grapheme joiner, Arabic letter
-# mark, Mongolian vowel separator, zero-width spaces and joiners, direction
-# marks, bidi embeddings/overrides/isolates, word joiner and invisible
-# operators, deprecated format characters, BOM. Enough to split "ig\u200bnore".
-INVISIBLE_RE = re.compile(
-    "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
-)
+# Which characters hide text is one fact, kept where every page that shows such text reads it.
+from accounts.text import INVISIBLE_RE, TAG_RUN_RE, decode_tags
+
 # Hyphens and dashes NFKC leaves alone; "T\u20111004" is still "T-1004".
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63", "-"))
-# Unicode "tag" characters mirror ASCII at U+E0000 + code point and render as
-# nothing at all ("ASCII smuggling").
-TAG_RUN_RE = re.compile("[\U000e0000-\U000e007f]+")
 # Long runs of base64 alphabet (standard or URL-safe); ordinary words are shorter.
 BASE64_RE = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 
@@ -57,7 +50,7 @@ def reveal(text: str) -> str:
     Decoded pieces go on their own lines so a pattern never straddles visible
     and hidden text by accident.
     """
-    text = TAG_RUN_RE.sub(lambda run: "\n" + _decode_tags(run.group()) + "\n", text)
+    text = TAG_RUN_RE.sub(lambda run: "\n" + decode_tags(run.group()) + "\n", text)
     text = normalise(text)
     decoded = [normalise(piece) for chunk in BASE64_RE.findall(text) if (piece := _decode_base64(chunk))]
     return "\n".join([text, *decoded])
@@ -90,12 +83,6 @@ def _is_latin(char: str) -> bool:
 
 def _is_cyrillic(char: str) -> bool:
     return "\u0400" <= char <= "\u04ff" or "\u0500" <= char <= "\u052f"
-
-
-def _decode_tags(run: str) -> str:
-    # U+E0001 (language tag) and U+E007F (cancel tag) carry no letter: dropped.
-    letters = (chr(ord(char) - 0xE0000) for char in run)
-    return "".join(letter for letter in letters if " " <= letter <= "~")
 
 
 def _decode_base64(chunk: str) -> str | None:

@@ -9,27 +9,17 @@ characters an attacker hid.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from accounts.text import reveal_hidden
 from tools.lab.guarantees import EXPLANATIONS
 from tools.lab.runner import RunResult
 from tools.lab.schema import Scenario
 from tools.lab.scores import Informative, Score
-
-_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff]")
-_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
-
-
-def reveal_hidden(text: str) -> str:
-    """'di\u200bspute' → 'di⟨U+200B⟩spute'; a run of tag characters → ⟨tags: the ASCII⟩."""
-    text = _TAG_RUN.sub(lambda run: "⟨tags: " + "".join(
-        chr(ord(c) - 0xE0000) for c in run.group() if 0xE0020 <= ord(c) <= 0xE007E) + "⟩", text)
-    return _ZERO_WIDTH.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", text)
 
 
 def report_data(scenarios: list[Scenario], results: list[RunResult], found: list[Score],

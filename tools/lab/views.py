@@ -24,10 +24,11 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.text import reveal_hidden
 from tools.lab.guarantees import EXPLANATIONS
 from tools.lab.headline import ADVERSARY, HEADLINE_PATH, REFRESH, headline_read
 from tools.lab.loader import load_builtin
-from tools.lab.report import informative_view, reveal_hidden, run_view
+from tools.lab.report import informative_view, run_view
 from tools.lab.runner import BEHAVIOURS, HARNESSES, run_scenario
 from tools.lab.schema import SayStep, Scenario
 from tools.lab.templating import Renderer

@@ -1,0 +1,34 @@
+"""Text others wrote (a merchant's name and description), shown so a person sees
+every character in it.
+
+Invisible characters split a word without a trace ("dis\u200bpute"), bidirectional
+controls make text display in another order than it is stored, and Unicode tag
+characters carry ASCII that renders as nothing. Wherever such text is shown — the
+customer's statements and confirm cards, admin, the Injection Lab — each one is
+replaced by a visible marker, so it can neither hide nor reorder what is around it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Soft hyphen, combining grapheme joiner, Arabic letter mark, Mongolian vowel
+# separator, zero-width spaces and joiners, direction marks, bidi embeddings and
+# overrides (U+202A–U+202E) and isolates (U+2066–U+2069), word joiner and
+# invisible operators, deprecated format characters, BOM.
+INVISIBLE_RE = re.compile(
+    "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
+)
+# Unicode "tag" characters mirror ASCII at U+E0000 + code point ("ASCII smuggling").
+TAG_RUN_RE = re.compile("[\U000e0000-\U000e007f]+")
+
+
+def reveal_hidden(text: str) -> str:
+    """'di\u200bspute' → 'di⟨U+200B⟩spute'; a run of tag characters → ⟨tags: the ASCII⟩."""
+    text = TAG_RUN_RE.sub(lambda run: "⟨tags: " + decode_tags(run.group()) + "⟩", str(text))
+    return INVISIBLE_RE.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", text)
+
+
+def decode_tags(run: str) -> str:
+    """The ASCII a run of tag characters spells (the language and cancel tags dropped)."""
+    return "".join(chr(ord(char) - 0xE0000) for char in run if 0xE0020 <= ord(char) <= 0xE007E)
