@@ -25,6 +25,9 @@ from accounts.models import Card, Customer, HourlyTotal, Transaction
 STATEMENT_PAGE_SIZE = 200
 
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+# The months a statement can name: a month ends where the next one starts, and
+# Python's dates stop at 9999-12-31.
+FIRST_YEAR, LAST_YEAR = 1900, 9998
 
 
 @dataclass(frozen=True)
@@ -44,9 +47,15 @@ class Month:
 
 def parse_month(value: str) -> Month:
     match = _MONTH.match(value.strip()) if isinstance(value, str) else None
-    if not match or not 1 <= int(match.group(2)) <= 12 or int(match.group(1)) < 1900:
+    if not match or not 1 <= int(match.group(2)) <= 12:
         raise InvalidInput(
             f"{value!r} is not a month; write it as YYYY-MM, for example 2026-10.",
+            code="invalid_month",
+        )
+    if not FIRST_YEAR <= int(match.group(1)) <= LAST_YEAR:
+        raise InvalidInput(
+            f"{value!r} is out of range; write a month from {FIRST_YEAR}-01 to {LAST_YEAR}-12 "
+            "as YYYY-MM, for example 2026-10.",
             code="invalid_month",
         )
     return Month(int(match.group(1)), int(match.group(2)))
@@ -74,6 +83,11 @@ def statement_for_month(
         raise InvalidInput("Pages are numbered from 1.", code="invalid_page")
     start, end = parsed.bounds()
     count, total, account_ids = _month_totals(customer, start, end)
+    pages = max(1, -(-count // page_size))
+    if page > pages:
+        raise InvalidInput(
+            f"The statement for {parsed} has {pages} page{'' if pages == 1 else 's'}; "
+            f"ask for a page from 1 to {pages}.", code="invalid_page")
     rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
     window = _month_page(rows, account_ids, offset=(page - 1) * page_size, limit=page_size + 1)
     return Statement(

@@ -283,12 +283,9 @@ def statement(request: HttpRequest, customer: Customer) -> HttpResponse:
         "conversation": conversations_for(customer=customer).first(),
     }
     try:
-        page = int(request.GET.get("page") or 1)
+        page = _page_number(request.GET.get("page"))
         result = statement_for_month(customer=customer, month=month, page=page)
-    except ValueError:
-        context["error"] = InvalidInput("Pages are numbered from 1.").message
-        return render(request, "bankbot/statement.html", context, status=400)
-    except InvalidInput as error:
+    except InvalidInput as error:  # a month or page out of range: said, never a 500
         context["error"] = error.message
         return render(request, "bankbot/statement.html", context, status=400)
     parsed = parse_month(month)
@@ -307,6 +304,13 @@ def statement(request: HttpRequest, customer: Customer) -> HttpResponse:
     return render(request, "bankbot/statement.html", context)
 
 
+def _page_number(value: str | None) -> int:
+    try:
+        return int(value or 1)
+    except ValueError:  # not a number (or one of thousands of digits)
+        raise InvalidInput("Pages are numbered from 1.", code="invalid_page") from None
+
+
 def _transaction_row(txn: Any) -> dict[str, Any]:
     # The same shape as get_statement's rows, so one partial renders both.
     return {
@@ -320,8 +324,13 @@ def _transaction_row(txn: Any) -> dict[str, Any]:
 
 
 def _shift(year: int, month: int, delta: int) -> str:
+    """The month before or after, or "" past the months a statement can name."""
     index = year * 12 + (month - 1) + delta
-    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+    shifted = f"{index // 12:04d}-{index % 12 + 1:02d}"
+    try:
+        return str(parse_month(shifted))
+    except InvalidInput:
+        return ""
 
 
 # --- confirm cards --------------------------------------------------------------

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from accounts.errors import InvalidInput
 from accounts.selectors import parse_month, statement_for_month, transactions_find
+from tests.conftest import days_ago
 
 MALFORMED = ["2026-13", "26-10", "October", "", "2026-1", "2026-00", "2026/10", "2026-10-01",
              "   ", "0999-10", None]
@@ -40,3 +42,21 @@ def test_it_accepts_a_well_formed_month(text, year, month):
     parsed = parse_month(text)
 
     assert (parsed.year, parsed.month) == (year, month)
+
+
+@pytest.mark.parametrize("month", ["9999-12", "1899-12", "0000-01"])
+def test_it_refuses_a_month_out_of_range_with_a_sentence(alice, month):
+    for read in (statement_for_month, transactions_find):
+        with pytest.raises(InvalidInput) as caught:
+            read(customer=alice, month=month)
+        assert caught.value.code == "invalid_month"
+        assert "write a month from 1900-01 to 9998-12 as YYYY-MM" in caught.value.message
+
+
+@pytest.mark.parametrize("number", [2, 10**30])
+def test_it_refuses_a_page_past_the_last_with_a_sentence(alice, number):
+    month = f"{timezone.localdate(days_ago(5)):%Y-%m}"
+    with pytest.raises(InvalidInput) as caught:
+        statement_for_month(customer=alice, month=month, page=number)
+    assert caught.value.code == "invalid_page"
+    assert caught.value.message == f"The statement for {month} has 1 page; ask for a page from 1 to 1."
