@@ -34,5 +34,4 @@ class ConfirmationAdmin(ReadOnlyAdmin):
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnlyAdmin):
-    list_display = ["key", "state", "fingerprint", "customer", "created_at", "expires_at"]
-    list_filter = ["state"]
+    list_display = ["key", "fingerprint", "customer", "created_at", "expires_at"]

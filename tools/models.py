@@ -6,7 +6,6 @@ import uuid
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 
 from accounts.models import AppendOnlyModel, Customer
 from bankbot.models import Conversation
@@ -17,7 +16,6 @@ class Proposal(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
-        CONFIRMED = "confirmed", "Confirmed, executing"
         EXECUTED = "executed", "Executed"
         FAILED = "failed", "Failed"
         DECLINED = "declined", "Declined"
@@ -40,8 +38,6 @@ class Proposal(models.Model):
     expires_at = models.DateTimeField()
     decided_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
-    # A failed execution that may be retried with the same idempotency key.
-    retryable = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["customer", "status"], name="proposal_customer_status_idx")]
@@ -67,34 +63,21 @@ class Confirmation(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """Stripe-style record of one keyed execution: same key, same fingerprint → same answer."""
+    """Stripe-style record of one keyed execution: same key, same fingerprint → same answer.
 
-    class State(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        COMPLETED = "completed", "Completed"
+    Written in the transaction that executes, so a record exists exactly when its
+    action committed: every record is a completed one (docs/guarantees.md, G5).
+    """
 
     key = models.UUIDField(unique=True)
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT)
     fingerprint = models.CharField(max_length=120)  # tool + ":" + args digest
-    state = models.CharField(max_length=12, choices=State.choices, default=State.IN_PROGRESS)
-    response = models.JSONField(null=True, blank=True)
+    response = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
-    # While in progress, the executor holds a lease; a worker that died
-    # mid-call leaves a lapsed lease that a retry may take over.
-    locked_until = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(db_index=True)
 
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(state="in_progress") | Q(response__isnull=False),
-                name="completed_record_has_response",
-            )
-        ]
-
     def __str__(self) -> str:
-        return f"{self.key} {self.state}"
+        return f"{self.key} {self.fingerprint}"
 
 
 class ToolCallTrace(AppendOnlyModel):

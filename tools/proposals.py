@@ -1,9 +1,14 @@
-"""Proposals and confirmations (G3, G4): a write happens only after the customer's click.
+"""Proposals and confirmations (G3, G4, G5): a write happens only after the customer's click.
 
-``proposal_create`` stores what policy allowed. ``proposal_confirm`` claims it
-atomically (owner only, pending, not expired, digest unchanged), makes the
-confirmation with a fresh server-side UUID4 idempotency key, and runs the tool
-through ``idempotent_run``. ``proposal_decline`` records a "no".
+``proposal_create`` stores what policy allowed. A click is one transaction
+(docs/guarantees.md, "The confirm, in one transaction"): ``proposal_claim``
+locks the proposal row and decides what the click does — a ``FirstClick``, a
+``Replay`` or ``Refused`` — and ``claim_execute`` carries that out and puts it on
+the record. ``proposal_confirm`` runs the two in one ``transaction.atomic()``,
+and runs them again with the same key after a transient database failure.
+
+Fault points (tools/faults.py) on the way: ``before_service``,
+``after_service`` (the service's statements ran), ``before_commit``.
 """
 
 from __future__ import annotations
@@ -12,34 +17,39 @@ import hashlib
 import json
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.errors import Conflict, DomainError, NotFound
-from tools.context import ActionContext, action_context_for
+from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
 from tools.faults import fault_point
 from tools.idempotency import (
+    TRANSIENT,
     TemporarilyUnavailable,
-    idempotency_begin,
-    idempotency_take_new,
-    idempotent_run,
+    idempotency_replay,
+    idempotency_store,
 )
-from tools.models import Confirmation, Proposal
+from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.provenance import Source
 from tools.specs import REGISTRY, ToolArgs, ToolSpec
-from tools.trace import trace_record
+from tools.trace import trace_entry, trace_record
 
-# How long a second click waits for the first one's result before answering
-# "in progress". Short: it only smooths over a double click.
-CONFIRM_WAIT_SECONDS = 5.0
-# A confirmation whose executor died leaves the proposal "confirmed"; after
-# this long a retry may take it over (the idempotency key keeps it single).
-STALE_EXECUTION = timedelta(seconds=30)
+Event = ToolCallTrace.Event
+Status = Proposal.Status
+
+# A click that meets a transient failure is tried again, whole and with the same
+# key, at most this often and only this soon after it began: a quick failure (a
+# deadlock victim, a dropped connection) is retried; a database that stays away
+# for seconds is reported (the view's 503), not waited on.
+MAX_ATTEMPTS = 3
+RETRY_WINDOW_SECONDS = 2.0
 
 
 class ProposalExpired(DomainError):
@@ -101,203 +111,319 @@ def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
 
 def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
     """The customer's own proposal, or None (someone else's is None too)."""
-    try:
-        pid = uuid.UUID(str(public_id))
-    except ValueError:
+    pid = _uuid_or_none(public_id)
+    if pid is None:
         return None
     return (Proposal.objects.select_related("conversation")
             .filter(customer=customer, public_id=pid).first())
 
 
+# --- a click: what it may do --------------------------------------------------
+
+@dataclass(frozen=True)
+class FirstClick:
+    """The proposal executes now, under ``confirmation``'s key."""
+
+    proposal: Proposal
+    ctx: ActionContext
+    confirmation: Confirmation
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Carried out already (or failed for good): the stored response answers."""
+
+    proposal: Proposal
+    ctx: ActionContext
+    response: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing runs. ``error`` is the answer; ``reason_code`` (if not the error's
+    own) is what the trace says, where the answer must not."""
+
+    error: DomainError
+    proposal: Proposal | None = None
+    event: str = Event.DENIED  # EXPIRED: this click found the proposal expired
+    reason_code: str = ""
+
+
+Claim = FirstClick | Replay | Refused
+
+
+def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) -> Claim:
+    """What a click on the card showing ``digest`` may do. Runs in the click's
+    transaction: it locks the proposal row, so a second click waits here until
+    the first one has committed, then finds its result."""
+    proposal = _locked(public_id)
+    if proposal is None:
+        return Refused(_not_found())
+    try:
+        ctx = action_context_for(user, proposal.conversation)
+    except InvalidAuthorizationContext:
+        # Someone else's proposal answers exactly like a missing one.
+        return Refused(_not_found(), proposal, reason_code="not_owner")
+    if not digest == proposal.args_digest == args_digest(proposal.tool, proposal.args):
+        return Refused(ProposalChanged("This action changed after it was shown to you, so it "
+                                       "was not carried out. Ask the assistant to prepare it "
+                                       "again."), proposal)
+    if proposal.status in (Status.EXECUTED, Status.FAILED):
+        stored = idempotency_replay(key=proposal.confirmation.idempotency_key,
+                                    customer=ctx.customer, fingerprint=_fingerprint(proposal))
+        if stored is None:  # past the key's retention: the card still shows the result
+            return Refused(Conflict("This action was carried out already.",
+                                    code="proposal_not_pending"), proposal)
+        return Replay(proposal, ctx, stored)
+    if proposal.status == Status.DECLINED:
+        return Refused(Conflict("You declined this action; ask the assistant again if you "
+                                "changed your mind.", code="proposal_declined"), proposal)
+    unfinished = _unfinished_confirmation(proposal)
+    if unfinished is not None:
+        return FirstClick(proposal, ctx, unfinished)
+    if proposal.status == Status.EXPIRED:
+        return Refused(_expired(), proposal)
+    if proposal.expires_at <= timezone.now():
+        proposal.status = Status.EXPIRED
+        proposal.save(update_fields=["status"])
+        return Refused(_expired(), proposal, event=Event.EXPIRED)
+    confirmation = Confirmation.objects.create(proposal=proposal, idempotency_key=key,
+                                               approver=user)
+    return FirstClick(proposal, ctx, confirmation)
+
+
+def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] = ()
+                  ) -> ConfirmOutcome | Refused:
+    """Carry out the claim and put the click on the record, in the claim's
+    transaction. ``failures``: this click's earlier attempts, rolled back."""
+    approver = _approver(user)
+    proposal = claim.proposal
+    key = claim.confirmation.idempotency_key if isinstance(claim, FirstClick) else None
+    retries = _retry_entries(failures, proposal=proposal, approver=approver, key=key)
+    if isinstance(claim, FirstClick):
+        return _execute(claim, approver, retries)
+    if isinstance(claim, Replay):
+        response = _canonical(claim.response)
+        ToolCallTrace.objects.bulk_create([*retries, trace_entry(
+            event=Event.REPLAYED, decision="ok", tool=claim.proposal.tool, ctx=claim.ctx,
+            proposal=claim.proposal, result=response, approver=approver,
+            idempotency_key=claim.proposal.confirmation.idempotency_key)])
+        return ConfirmOutcome(proposal=claim.proposal, response=response, replayed=True)
+    ToolCallTrace.objects.bulk_create([*retries, _refusal_entry(claim, approver)])
+    return claim
+
+
+def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> ConfirmOutcome:
+    proposal, ctx = claim.proposal, claim.ctx
+    key = claim.confirmation.idempotency_key
+    spec = REGISTRY[proposal.tool]
+    started = time.perf_counter()
+    fault_point("before_service")
+    try:
+        result = spec.run(ctx, spec.args.model_validate(proposal.args), idempotency_key=key)
+        response = {"status": "executed", "result": result}
+    except DomainError as error:  # an answer too: stored and replayed like a success
+        response = {"status": "failed", "error": error.as_dict()}
+    fault_point("after_service")
+    # One key order for every answer: the first click and its replays (read back
+    # from the database, whose JSON may reorder keys) return the same bytes.
+    response = _canonical(response)
+    executed = response["status"] == "executed"
+    proposal.status = Status.EXECUTED if executed else Status.FAILED
+    proposal.result, proposal.decided_at = response, timezone.now()
+    proposal.save(update_fields=["status", "result", "decided_at"])
+    idempotency_store(key=key, customer=ctx.customer, fingerprint=_fingerprint(proposal),
+                      response=response)
+    error = response.get("error", {})
+    ToolCallTrace.objects.bulk_create([
+        trace_entry(event=Event.CONFIRMED, decision="allow", tool=proposal.tool, ctx=ctx,
+                    proposal=proposal, validated_args=proposal.args, approver=approver,
+                    idempotency_key=key),
+        *retries,
+        trace_entry(event=Event.EXECUTED if executed else Event.FAILED,
+                    decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
+                    proposal=proposal, validated_args=proposal.args, result=response,
+                    reason_code=error.get("code", ""), reason=error.get("message", ""),
+                    idempotency_key=key, approver=approver,
+                    latency_ms=(time.perf_counter() - started) * 1000),
+    ])
+    fault_point("before_commit")
+    return ConfirmOutcome(proposal=proposal, response=response, replayed=False)
+
+
+def proposal_confirm(*, user: Any, public_id: Any, digest: str) -> ConfirmOutcome:
+    """The customer pressed Confirm on the card showing ``digest``.
+
+    Claim and execution commit together or not at all. A transient failure rolls
+    everything back (the proposal is pending again) and the click is tried again
+    with the same key; when the tries run out, nothing was done, the tries are
+    on the record, and the card can be clicked again.
+    """
+    key = uuid.uuid4()  # made here, by the server; kept across this click's tries
+    failures: list[BaseException] = []
+    deadline = time.monotonic() + RETRY_WINDOW_SECONDS
+    while True:
+        try:
+            with transaction.atomic():
+                claim = proposal_claim(user=user, public_id=public_id, digest=digest, key=key)
+                answer = claim_execute(claim, user=user, failures=failures)
+            break
+        except TRANSIENT as error:
+            failures.append(error)
+            quick = time.monotonic() < deadline
+            if quick and len(failures) < MAX_ATTEMPTS:
+                continue
+            if not quick:
+                raise  # the database is slow or away: the view's 503 says nothing was done
+            _record_giving_up(public_id, user, key, failures)
+            raise TemporarilyUnavailable(
+                "The bank could not finish this just now. Nothing was done; "
+                "press Confirm again in a moment.") from error
+    if isinstance(answer, Refused):
+        raise answer.error
+    return answer
+
+
+# --- decline ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Declined:
+    proposal: Proposal
+    replayed: bool  # an earlier click declined it; this one answers the same
+
+
+def proposal_decline(*, user: Any, public_id: Any) -> Proposal:
+    """The customer pressed Decline: one transaction, on the record like a confirm."""
+    with transaction.atomic():
+        answer = _decline(_locked(public_id), user)
+        approver = _approver(user)
+        if isinstance(answer, Refused):
+            trace_record(**_refusal_fields(answer, approver))
+        else:
+            proposal = answer.proposal
+            trace_record(event=Event.REPLAYED if answer.replayed else Event.DECLINED,
+                         decision="deny", tool=proposal.tool, proposal=proposal,
+                         validated_args=proposal.args, approver=approver,
+                         reason_code="declined", reason="The customer declined.")
+    if isinstance(answer, Refused):
+        raise answer.error
+    return answer.proposal
+
+
+def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
+    if proposal is None:
+        return Refused(_not_found())
+    try:
+        action_context_for(user, proposal.conversation)
+    except InvalidAuthorizationContext:
+        return Refused(_not_found(), proposal, reason_code="not_owner")
+    if proposal.status == Status.DECLINED:
+        return Declined(proposal, replayed=True)
+    if proposal.status == Status.EXPIRED:
+        return Refused(_expired(), proposal)
+    if proposal.status != Status.PENDING or _unfinished_confirmation(proposal) is not None:
+        return Refused(Conflict("You confirmed this action already; it cannot be declined.",
+                                code="proposal_not_pending"), proposal)
+    if proposal.expires_at <= timezone.now():
+        proposal.status = Status.EXPIRED
+        proposal.save(update_fields=["status"])
+        return Refused(_expired(), proposal, event=Event.EXPIRED)
+    proposal.status, proposal.decided_at = Status.DECLINED, timezone.now()
+    proposal.save(update_fields=["status", "decided_at"])
+    return Declined(proposal, replayed=False)
+
+
+# --- helpers ------------------------------------------------------------------
+
+def _uuid_or_none(public_id: Any) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(public_id))
+    except ValueError:
+        return None
+
+
+def _locked(public_id: Any) -> Proposal | None:
+    """The proposal, locked until the click's transaction ends (on SQLite the
+    IMMEDIATE transaction already holds the database's write lock). Its
+    confirmation is read after the lock, not joined here: on PostgreSQL a row
+    lock that waited re-reads the locked row, but a joined row would come from
+    before the wait."""
+    pid = _uuid_or_none(public_id)
+    if pid is None:
+        return None
+    return (Proposal.objects.select_related("conversation__customer", "customer")
+            .select_for_update(of=("self",)).filter(public_id=pid).first())
+
+
+def _unfinished_confirmation(proposal: Proposal) -> Confirmation | None:
+    """A pending proposal has no confirmation, except one that the phased protocol
+    left mid-way: migration 0004 made it pending again and kept its decision time
+    and its confirmation. The next click finishes it with that key."""
+    if proposal.status != Status.PENDING or proposal.decided_at is None:
+        return None
+    return proposal.confirmation
+
+
 def _not_found() -> NotFound:
-    # Someone else's proposal answers exactly like a missing one.
     return NotFound("This confirmation was not found.", code="proposal_not_found")
 
 
-def _proposal_for(user: Any, public_id: Any, *, lock: bool = False
-                  ) -> tuple[Proposal, ActionContext]:
-    try:
-        pid = uuid.UUID(str(public_id))
-    except ValueError:
-        raise _not_found() from None
-    rows = Proposal.objects.select_related("conversation__customer", "customer")
-    if lock:
-        rows = rows.select_for_update(of=("self",))
-    proposal = rows.filter(
-        public_id=pid, customer__user=user if getattr(user, "pk", None) else None).first()
-    if proposal is None:
-        raise _not_found()
-    # Raises InvalidAuthorizationContext for anything but the owner's session.
-    return proposal, action_context_for(user, proposal.conversation)
+def _expired() -> ProposalExpired:
+    return ProposalExpired("This confirmation has expired; ask the assistant again.")
 
 
-def _canonical(response: dict[str, Any] | None) -> dict[str, Any]:
-    """One key order for every answer: the first click and its replays (read back
-    from the database, whose JSON may reorder keys) return the same bytes."""
-    return json.loads(json.dumps(response or {}, sort_keys=True))
-
-
-def proposal_confirm(
-    *, user: Any, public_id: Any, digest: str, wait_seconds: float = CONFIRM_WAIT_SECONDS
-) -> ConfirmOutcome:
-    """The customer pressed Confirm on the card showing ``digest``."""
-    now = timezone.now()
-    stored: dict[str, Any] | None = None
-    with transaction.atomic():
-        # Locked, so that what executes is exactly what was shown, once.
-        proposal, ctx = _proposal_for(user, public_id, lock=True)
-        unchanged = args_digest(proposal.tool, proposal.args) == proposal.args_digest == digest
-        was = proposal.status
-        claimed = unchanged and _claim(proposal, now)
-        if unchanged and not claimed and proposal.status == Proposal.Status.PENDING:
-            proposal.status = Proposal.Status.EXPIRED
-            proposal.save(update_fields=["status"])
-            trace_record(event="expired", decision="deny", tool=proposal.tool, ctx=ctx,
-                         proposal=proposal, reason_code="proposal_expired",
-                         reason="Confirmed after the proposal expired.")
-        if claimed and was == Proposal.Status.PENDING:
-            # A first click: a fresh key, taken in the claim's transaction, so a
-            # claimed proposal never lacks its idempotency record.
-            confirmation = Confirmation.objects.create(
-                proposal=proposal, idempotency_key=uuid.uuid4(), approver=user
-            )
-            trace_record(event="confirmed", decision="allow", tool=proposal.tool, ctx=ctx,
-                         proposal=proposal, validated_args=proposal.args, approver=user,
-                         idempotency_key=confirmation.idempotency_key)
-            idempotency_take_new(key=confirmation.idempotency_key, customer=ctx.customer,
-                                 fingerprint=_fingerprint(proposal))
-        elif claimed:
-            # A retry after a transient failure, or a takeover from a dead worker:
-            # the same key as before.
-            stored = idempotency_begin(key=proposal.confirmation.idempotency_key,
-                                       customer=ctx.customer, fingerprint=_fingerprint(proposal))
-    if not unchanged:
-        _check_digest(proposal, digest, ctx)  # traces the refusal (outside the rollback), raises
-    if proposal.status == Proposal.Status.EXPIRED:
-        raise ProposalExpired("This confirmation has expired; ask the assistant again.")
-    if proposal.status == Proposal.Status.DECLINED:
-        raise Conflict("You declined this action; ask the assistant again if you changed "
-                       "your mind.", code="proposal_declined")
-    if claimed:
-        return _execute(proposal, ctx, user, stored)
-    return _await_result(proposal, wait_seconds)
-
-
-def _check_digest(proposal: Proposal, digest: str, ctx: ActionContext) -> None:
-    """The click is bound to the exact parameters shown (G4). Raised outside any
-    transaction so that the trace row of the refusal is kept."""
-    recomputed = args_digest(proposal.tool, proposal.args)
-    if digest != proposal.args_digest or recomputed != proposal.args_digest:
-        trace_record(event="denied", decision="deny", tool=proposal.tool, ctx=ctx,
-                     proposal=proposal, reason_code="proposal_changed",
-                     reason="The digest confirmed does not match the stored proposal.")
-        raise ProposalChanged("This action changed after it was shown to you, so it was not "
-                              "carried out. Ask the assistant to prepare it again.")
-
-
-def _claim(proposal: Proposal, now: Any) -> bool:
-    """Move the proposal to CONFIRMED if this click may execute it."""
-    status = Proposal.Status
-    claimable = (
-        (proposal.status == status.PENDING and proposal.expires_at > now)
-        or (proposal.status == status.FAILED and proposal.retryable)
-        or (proposal.status == status.CONFIRMED and proposal.decided_at is not None
-            and proposal.decided_at < now - STALE_EXECUTION)
-    )
-    if not claimable:
-        return False
-    changed = Proposal.objects.filter(pk=proposal.pk, status=proposal.status).update(
-        status=status.CONFIRMED, decided_at=now, retryable=False
-    )
-    if changed:
-        proposal.status, proposal.decided_at, proposal.retryable = status.CONFIRMED, now, False
-    return bool(changed)
+def _approver(user: Any) -> Any:
+    """Who clicked, for the trace: a signed-in user, or nobody."""
+    return user if isinstance(user, AbstractBaseUser) and user.pk else None
 
 
 def _fingerprint(proposal: Proposal) -> str:
     return f"{proposal.tool}:{proposal.args_digest}"
 
 
-def _execute(proposal: Proposal, ctx: ActionContext, user: Any,
-             stored: dict[str, Any] | None) -> ConfirmOutcome:
-    """Run the claimed proposal's tool with the confirmation's key. ``stored``: the
-    key had already completed (a takeover after a worker died before recording
-    the result), so the stored response is the answer."""
-    spec = REGISTRY[proposal.tool]
-    args = spec.args.model_validate(proposal.args)
-    key = proposal.confirmation.idempotency_key
-    started = time.perf_counter()
-
-    def run() -> dict[str, Any]:
-        result = spec.run(ctx, args, idempotency_key=key)
-        fault_point("after_service")  # tests: the service committed, its answer is lost
-        return result
-
-    def on_retry(attempt: int, error: BaseException) -> None:
-        trace_record(event="failed", decision="retry", tool=proposal.tool, ctx=ctx,
-                     proposal=proposal, reason_code="transient",
-                     reason=f"Attempt {attempt} failed ({type(error).__name__}); "
-                            "retrying with the same key.", idempotency_key=key)
-
-    def finish(response: dict[str, Any], replayed: bool) -> None:
-        """Store the result on the proposal and trace it (in the caller's transaction)."""
-        response = _canonical(response)
-        executed = response["status"] == "executed"
-        proposal.status = Proposal.Status.EXECUTED if executed else Proposal.Status.FAILED
-        proposal.result, proposal.retryable = response, bool(response.get("retryable"))
-        Proposal.objects.filter(pk=proposal.pk).update(
-            status=proposal.status, result=proposal.result, retryable=proposal.retryable)
-        error = response.get("error", {})
-        trace_record(event="replayed" if replayed else ("executed" if executed else "failed"),
-                     decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
-                     proposal=proposal, validated_args=proposal.args, result=proposal.result,
-                     reason_code=error.get("code", ""), reason=error.get("message", ""),
-                     idempotency_key=key, approver=user,
-                     latency_ms=(time.perf_counter() - started) * 1000)
-
-    replayed = stored is not None
-    if stored is not None:
-        with transaction.atomic():
-            finish(stored, True)
-    else:
-        try:
-            idempotent_run(key=key, customer=ctx.customer, fingerprint=_fingerprint(proposal),
-                           run=run, on_retry=on_retry, begun=True,
-                           on_complete=lambda response: finish(response, False))
-        except TemporarilyUnavailable as error:
-            with transaction.atomic():
-                finish({"status": "failed", "error": error.as_dict(), "retryable": True}, False)
-    return ConfirmOutcome(proposal=proposal, response=proposal.result, replayed=replayed)
+def _canonical(response: dict[str, Any] | None) -> dict[str, Any]:
+    return json.loads(json.dumps(response or {}, sort_keys=True))
 
 
-def _await_result(proposal: Proposal, wait_seconds: float) -> ConfirmOutcome:
-    """A second click: answer with the first click's stored result (G5)."""
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        proposal.refresh_from_db()
-        if proposal.status in (Proposal.Status.EXECUTED, Proposal.Status.FAILED):
-            trace_record(event="replayed", decision="ok", tool=proposal.tool,
-                         proposal=proposal, result=proposal.result,
-                         idempotency_key=proposal.confirmation.idempotency_key)
-            return ConfirmOutcome(proposal=proposal, response=_canonical(proposal.result),
-                                  replayed=True)
-        if time.monotonic() >= deadline:
-            raise Conflict("This action is already being carried out; wait a moment.",
-                           code="in_progress")
-        time.sleep(0.05)
+def _refusal_fields(refused: Refused, approver: Any) -> dict[str, Any]:
+    """The trace row of a refused click. Someone else's proposal is recorded
+    against its owner's row with the clicker as approver; the answer stays "not
+    found"."""
+    proposal = refused.proposal
+    code = refused.reason_code or refused.error.code
+    reason = ("Someone other than the owner clicked; answered as not found."
+              if code == "not_owner" else refused.error.message)
+    return {"event": refused.event, "decision": "deny", "tool": proposal.tool if proposal else "",
+            "proposal": proposal, "approver": approver, "reason_code": code, "reason": reason}
 
 
-def proposal_decline(*, user: Any, public_id: Any) -> Proposal:
-    proposal, ctx = _proposal_for(user, public_id)
-    changed = Proposal.objects.filter(pk=proposal.pk, status=Proposal.Status.PENDING).update(
-        status=Proposal.Status.DECLINED, decided_at=timezone.now()
-    )
-    proposal.refresh_from_db()
-    if not changed and proposal.status != Proposal.Status.DECLINED:
-        raise Conflict(f"This action is already {proposal.get_status_display().lower()}.",
-                       code="proposal_not_pending")
-    if changed:
-        trace_record(event="declined", decision="deny", tool=proposal.tool, ctx=ctx,
-                     proposal=proposal, validated_args=proposal.args, approver=user,
-                     reason_code="declined", reason="The customer declined.")
-    return proposal
+def _refusal_entry(refused: Refused, approver: Any) -> ToolCallTrace:
+    return trace_entry(**_refusal_fields(refused, approver))
+
+
+def _retry_entries(failures: Sequence[BaseException], *, proposal: Proposal | None, approver: Any,
+                   key: uuid.UUID | None, gave_up: bool = False) -> list[ToolCallTrace]:
+    """One row per attempt that failed and was rolled back."""
+    rows = []
+    for attempt, error in enumerate(failures, 1):
+        last = gave_up and attempt == len(failures)
+        then = ("nothing was done; the card can be confirmed again" if last
+                else "trying again with the same key")
+        rows.append(trace_entry(
+            event=Event.FAILED, decision="error" if last else "retry",
+            tool=proposal.tool if proposal else "", proposal=proposal, approver=approver,
+            reason_code="temporarily_unavailable" if last else "transient",
+            reason=f"Attempt {attempt} failed ({type(error).__name__}); {then}.",
+            idempotency_key=key))
+    return rows
+
+
+def _record_giving_up(public_id: Any, user: Any, key: uuid.UUID,
+                      failures: list[BaseException]) -> None:
+    """Every try failed quickly and was rolled back: put the tries on the record."""
+    pid = _uuid_or_none(public_id)
+    with transaction.atomic():
+        proposal = (Proposal.objects.select_related("customer", "conversation")
+                    .filter(public_id=pid).first() if pid else None)
+        ToolCallTrace.objects.bulk_create(_retry_entries(
+            failures, proposal=proposal, approver=_approver(user), key=key, gave_up=True))

@@ -19,7 +19,14 @@ def _jsonable(value: Any) -> Any:
     return without_nul(json.loads(json.dumps(plain(value), cls=DjangoJSONEncoder)))
 
 
-def trace_record(
+def trace_record(**fields: Any) -> ToolCallTrace:
+    """Write one trace row."""
+    row = trace_entry(**fields)
+    row.save()
+    return row
+
+
+def trace_entry(
     *,
     event: str,
     decision: str,
@@ -38,6 +45,8 @@ def trace_record(
     latency_ms: float = 0.0,
     harness: str = "guarded",
 ) -> ToolCallTrace:
+    """One trace row, not yet written: a step that records several writes them
+    together (``ToolCallTrace.objects.bulk_create``), in one statement."""
     if ctx is not None:
         customer = customer or ctx.customer
         conversation = conversation or ctx.conversation
@@ -45,7 +54,7 @@ def trace_record(
         customer = customer or proposal.customer
         conversation = conversation or proposal.conversation
     mandate = without_nul(ctx.mandate.as_dict()) if ctx is not None else None
-    return ToolCallTrace.objects.create(
+    return ToolCallTrace(
         harness=harness,
         event=event,
         decision=decision,

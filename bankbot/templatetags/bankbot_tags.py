@@ -81,7 +81,7 @@ def new_client_id() -> str:
 @dataclass
 class ProposalCard:
     proposal: Proposal
-    state: str  # pending | executing | executed | failed | declined | expired
+    state: str  # pending | executed | failed | declined | expired
     rows: list[tuple[str, str]]
     action: str = ""  # the action in the page's language, from the stored arguments
     authors: str = ""
@@ -89,7 +89,6 @@ class ProposalCard:
     more: int = 0  # further excerpts not shown
     result: dict[str, Any] = field(default_factory=dict)
     error: str = ""
-    retryable: bool = False
 
     @property
     def dom_id(self) -> str:
@@ -133,7 +132,6 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     status = proposal.status
     state = {
         Proposal.Status.PENDING: "pending",
-        Proposal.Status.CONFIRMED: "executing",
         Proposal.Status.EXECUTED: "executed",
         Proposal.Status.FAILED: "failed",
         Proposal.Status.DECLINED: "declined",
@@ -147,7 +145,6 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         authors=", ".join(authors),
         excerpts=excerpts[:3], more=max(0, len(excerpts) - 3),
         result=response.get("result") or {}, error=error,
-        retryable=state == "failed" and proposal.retryable,
     )
 
 

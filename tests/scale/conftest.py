@@ -39,8 +39,11 @@ WORKER = Path(__file__).with_name("worker.py")
 
 def database_url(host: str | None = None, port: int | None = None) -> str:
     """The URL of the database this test run uses (the test database, not the
-    one DATABASE_URL names), optionally through another host and port."""
+    one DATABASE_URL names), optionally through another host and port. On
+    SQLite: the test run's database file, which a worker opens too."""
     db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
     return (f"postgres://{quote(db['USER'])}:{quote(db['PASSWORD'])}@"
             f"{host or db['HOST']}:{port or db['PORT']}/{db['NAME']}")
 

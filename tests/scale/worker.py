@@ -6,9 +6,12 @@ DATABASE_URL pointing at the test run's PostgreSQL database. It reads one job
 on stdin — so clicks in two processes start together — and prints one JSON
 line of results.
 
+With ``DATABASE_URL`` naming the test run's SQLite file it runs on SQLite too.
+
 Faults, for the fault tests:
-- ``kill_after_service``: SIGKILL this process right after the service's
-  transaction commits, before the harness stores the response.
+- ``stop_at``: a fault point of the confirm (tools/proposals.py); there the
+  worker prints ``stopped-at <point>`` and waits, inside the confirm's
+  transaction, for the test to kill it.
 - ``kill_before_response``: SIGKILL it after proposal_confirm returned, before
   the answer leaves the process (a worker dying before its HTTP response).
 - ``cut_db_in_service``: inside the service's transaction, after its writes and
@@ -19,6 +22,7 @@ With ``healthz_after`` the worker also asks its own /healthz after the clicks.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -41,8 +45,7 @@ def click(user: Any, job: dict[str, Any], one: dict[str, Any]) -> dict[str, Any]
     from tools.proposals import proposal_confirm
 
     try:
-        outcome = proposal_confirm(user=user, public_id=one["public_id"], digest=one["digest"],
-                                   wait_seconds=job.get("wait_seconds", 60))
+        outcome = proposal_confirm(user=user, public_id=one["public_id"], digest=one["digest"])
     except DomainError as error:
         return {"public_id": one["public_id"], "error": error.as_dict(),
                 "error_type": type(error).__name__}
@@ -63,15 +66,16 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    import tools.proposals
+    from tools.faults import inject_fault
 
     job = json.loads(sys.stdin.readline())
-    if job.get("fault") == "kill_after_service":
-        def fault_point(name: str) -> None:
-            if name == "after_service":
-                _die()
+    faults = contextlib.ExitStack()  # held for the process's life
+    if job.get("stop_at"):
+        def stop() -> None:
+            print(f"stopped-at {job['stop_at']}", flush=True)
+            sys.stdin.readline()  # the test kills this process meanwhile
 
-        tools.proposals.fault_point = fault_point
+        faults.enter_context(inject_fault(job["stop_at"], stop))
     if job.get("fault") == "cut_db_in_service":
         _cut_db_inside_the_service()
 

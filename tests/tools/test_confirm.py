@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -10,8 +11,10 @@ from django.utils import timezone
 from accounts.errors import Conflict, NotFound
 from accounts.models import Card
 from disputes.models import Dispute
+from disputes.services import dispute_open
 from tools.context import InvalidAuthorizationContext
 from tools.faults import ResponseLost, inject_fault
+from tools.idempotency import TemporarilyUnavailable
 from tools.models import Confirmation, IdempotencyRecord, Proposal, ToolCallTrace
 from tools.proposals import (
     ProposalChanged,
@@ -35,9 +38,8 @@ def dispute_proposal(alice_conversation, harness_for) -> Proposal:
                           "reason": "not_recognised"}).proposal
 
 
-def confirm(user, proposal, **kwargs):
-    return proposal_confirm(user=user, public_id=proposal.public_id,
-                            digest=proposal.args_digest, **kwargs)
+def confirm(user, proposal):
+    return proposal_confirm(user=user, public_id=proposal.public_id, digest=proposal.args_digest)
 
 
 def events(proposal) -> list[str]:
@@ -120,7 +122,7 @@ def test_declining_is_recorded_and_final(alice, dispute_proposal):
     with pytest.raises(Conflict, match="declined"):
         confirm(alice.user, dispute_proposal)
     assert not Dispute.objects.exists()
-    assert events(dispute_proposal) == ["proposed", "declined"]
+    assert events(dispute_proposal) == ["proposed", "declined", "denied"]  # both clicks
 
 
 def test_bob_cannot_decline_alices_proposal(bob, dispute_proposal):
@@ -129,7 +131,7 @@ def test_bob_cannot_decline_alices_proposal(bob, dispute_proposal):
     assert Proposal.objects.get().status == "pending"
 
 
-def test_a_lost_response_is_retried_with_the_same_key_and_makes_one_dispute(
+def test_a_transient_failure_is_retried_whole_with_the_same_key_and_makes_one_dispute(
         alice, dispute_proposal):
     with inject_fault("after_service", ResponseLost("connection reset"), times=1):
         outcome = confirm(alice.user, dispute_proposal)
@@ -138,30 +140,28 @@ def test_a_lost_response_is_retried_with_the_same_key_and_makes_one_dispute(
     key = Confirmation.objects.get().idempotency_key
     assert dispute.idempotency_key == key
     retries = ToolCallTrace.objects.filter(proposal=dispute_proposal, decision="retry")
-    assert [r.idempotency_key for r in retries] == [key]
+    assert [(r.idempotency_key, r.approver) for r in retries] == [(key, alice.user)]
     assert outcome.response["result"]["dispute_id"] == dispute.reference
+    assert events(dispute_proposal) == ["proposed", "confirmed", "failed", "executed"]
 
 
-def test_persistent_transient_failure_leaves_a_retry_that_uses_the_same_key(
+def test_persistent_transient_failure_leaves_nothing_done_and_the_card_clickable(
         alice, dispute_proposal):
-    with inject_fault("after_service", ResponseLost("down"), times=3):
-        failed = confirm(alice.user, dispute_proposal)
-    assert failed.response["error"]["code"] == "temporarily_unavailable"
-    assert failed.response["retryable"] is True
-    assert Dispute.objects.count() == 1  # the service did commit once
-    assert not IdempotencyRecord.objects.exists()  # released for the retry
+    with inject_fault("after_service", ResponseLost("down"), times=3), \
+            pytest.raises(TemporarilyUnavailable, match="Nothing was done"):
+        confirm(alice.user, dispute_proposal)
+    assert not Dispute.objects.exists()  # each try rolled back, the service's insert with it
+    assert not Confirmation.objects.exists() and not IdempotencyRecord.objects.exists()
+    assert Proposal.objects.get().status == "pending"
+    tries = ToolCallTrace.objects.filter(proposal=dispute_proposal, event="failed")
+    assert [(t.decision, t.approver) for t in tries] == [("retry", alice.user)] * 2 + [
+        ("error", alice.user)]
     retried = confirm(alice.user, dispute_proposal)
     assert retried.response["status"] == "executed"
-    assert Dispute.objects.count() == 1
-    assert retried.response["result"]["dispute_id"] == Dispute.objects.get().reference
-    assert Confirmation.objects.count() == 1
+    assert Dispute.objects.count() == 1 and Confirmation.objects.count() == 1
 
 
 def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_proposal):
-    import uuid
-
-    from disputes.services import dispute_open
-
     dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="not_recognised",
                  idempotency_key=uuid.uuid4())
     outcome = confirm(alice.user, dispute_proposal)
@@ -172,11 +172,30 @@ def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_p
     assert events(dispute_proposal)[-1] == "failed"
 
 
-def test_an_in_progress_confirmation_answers_in_progress_not_a_second_run(
+def test_a_confirmation_left_unfinished_by_the_phased_protocol_finishes_with_its_key(
         alice, dispute_proposal):
-    Proposal.objects.filter(pk=dispute_proposal.pk).update(
-        status="confirmed", decided_at=timezone.now())
-    with pytest.raises(Conflict) as error:
-        confirm(alice.user, dispute_proposal, wait_seconds=0)
-    assert error.value.code == "in_progress"
-    assert not Dispute.objects.exists()
+    # What migration 0004 leaves of a proposal a worker died executing: pending
+    # again, with its confirmation; the service may or may not have run.
+    key = uuid.uuid4()
+    Confirmation.objects.create(proposal=dispute_proposal, idempotency_key=key,
+                                approver=alice.user)
+    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000.00",
+                 reason="not_recognised", idempotency_key=key)
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(  # confirmed in time, long ago
+        decided_at=timezone.now() - timedelta(hours=1),
+        expires_at=timezone.now() - timedelta(seconds=1))
+    outcome = confirm(alice.user, dispute_proposal)
+    assert outcome.response["status"] == "executed"
+    assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
+    assert IdempotencyRecord.objects.get().key == key
+    with pytest.raises(Conflict, match="confirmed this action already"):
+        proposal_decline(user=alice.user, public_id=dispute_proposal.public_id)
+
+
+def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, block_proposal):
+    confirm(alice.user, block_proposal)
+    IdempotencyRecord.objects.update(expires_at=timezone.now())
+    with pytest.raises(Conflict, match="carried out already"):
+        confirm(alice.user, block_proposal)
+    assert Confirmation.objects.count() == 1
+    assert Proposal.objects.get().status == "executed"

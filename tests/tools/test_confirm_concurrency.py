@@ -23,7 +23,7 @@ def confirm_from_threads(user, proposal, count: int = 20) -> tuple[list, list]:
         try:
             start.wait()
             outcome = proposal_confirm(user=user, public_id=proposal.public_id,
-                                       digest=proposal.args_digest, wait_seconds=30)
+                                       digest=proposal.args_digest)
             responses.append(outcome)
         except Exception as error:  # collected, and the test fails on any
             errors.append(error)

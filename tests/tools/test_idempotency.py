@@ -7,46 +7,52 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.errors import Conflict
 from disputes.models import Dispute
 from disputes.services import dispute_open
-from tools.idempotency import (
-    IdempotencyKeyReused,
-    InProgress,
-    idempotency_begin,
-    idempotent_run,
-)
+from tools.idempotency import IdempotencyKeyReused, idempotency_replay, idempotency_store
 from tools.models import IdempotencyRecord
+from tools.proposals import proposal_confirm
 
 
-def test_a_completed_key_replays_the_stored_response(alice):
-    key, calls = uuid.uuid4(), []
+def store(key, customer, fingerprint="t:abc", response=None):
+    idempotency_store(key=key, customer=customer, fingerprint=fingerprint,
+                      response=response or {"status": "executed", "result": {}})
 
-    def run():
-        calls.append(1)
-        return {"n": len(calls)}
 
-    first = idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=run)
-    second = idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=run)
-    assert first == ({"status": "executed", "result": {"n": 1}}, False)
-    assert second == ({"status": "executed", "result": {"n": 1}}, True)
-    assert calls == [1]
+def test_a_new_key_has_nothing_to_replay(alice):
+    assert idempotency_replay(key=uuid.uuid4(), customer=alice, fingerprint="t:abc") is None
+
+
+def test_a_stored_key_replays_the_stored_response(alice):
+    key = uuid.uuid4()
+    store(key, alice, response={"status": "executed", "result": {"n": 1}})
+    assert idempotency_replay(key=key, customer=alice, fingerprint="t:abc") == {
+        "status": "executed", "result": {"n": 1}}
 
 
 def test_the_same_key_with_another_fingerprint_is_an_error(alice):
     key = uuid.uuid4()
-    idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=lambda: {})
+    store(key, alice)
     with pytest.raises(IdempotencyKeyReused):
-        idempotent_run(key=key, customer=alice, fingerprint="t:other", run=lambda: {})
+        idempotency_replay(key=key, customer=alice, fingerprint="t:other")
 
 
 def test_the_same_key_from_another_customer_is_an_error(alice, bob):
     key = uuid.uuid4()
-    idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=lambda: {})
+    store(key, alice)
     with pytest.raises(IdempotencyKeyReused):
-        idempotent_run(key=key, customer=bob, fingerprint="t:abc", run=lambda: {})
+        idempotency_replay(key=key, customer=bob, fingerprint="t:abc")
+
+
+def test_the_database_refuses_a_second_record_for_a_key(alice):
+    key = uuid.uuid4()
+    store(key, alice)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        store(key, alice, response={"status": "executed", "result": {"other": True}})
 
 
 def test_the_same_key_with_another_amount_is_an_error_at_the_service(alice):
@@ -60,59 +66,57 @@ def test_the_same_key_with_another_amount_is_an_error_at_the_service(alice):
     assert Dispute.objects.count() == 1
 
 
-def test_in_progress_is_a_conflict_never_a_second_execution(alice):
-    key = uuid.uuid4()
-    assert idempotency_begin(key=key, customer=alice, fingerprint="t:abc") is None
-    ran = []
-    with pytest.raises(InProgress):
-        idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=lambda: ran.append(1))
-    assert ran == []
-
-
-def test_a_lapsed_lease_may_be_taken_over(alice):
-    key = uuid.uuid4()
-    idempotency_begin(key=key, customer=alice, fingerprint="t:abc")
-    IdempotencyRecord.objects.filter(key=key).update(
-        locked_until=timezone.now() - timedelta(seconds=1))
-    response, replayed = idempotent_run(key=key, customer=alice, fingerprint="t:abc",
-                                        run=lambda: {"ok": True})
-    assert response["result"] == {"ok": True} and not replayed
-
-
 def test_an_expired_key_counts_as_new(alice):
-    key, calls = uuid.uuid4(), []
-    idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=lambda: calls.append(1) or {})
+    key = uuid.uuid4()
+    store(key, alice)
     IdempotencyRecord.objects.filter(key=key).update(expires_at=timezone.now())
-    idempotent_run(key=key, customer=alice, fingerprint="t:other",
-                   run=lambda: calls.append(2) or {})
-    assert calls == [1, 2]
+    assert idempotency_replay(key=key, customer=alice, fingerprint="t:other") is None
+    store(key, alice, fingerprint="t:other")
+    assert IdempotencyRecord.objects.get().fingerprint == "t:other"
 
 
-def test_records_are_kept_at_least_24_hours(alice, settings):
-    idempotent_run(key=uuid.uuid4(), customer=alice, fingerprint="t:abc", run=lambda: {})
+def test_records_are_kept_at_least_24_hours(alice):
+    store(uuid.uuid4(), alice)
     record = IdempotencyRecord.objects.get()
     assert record.expires_at - record.created_at >= timedelta(hours=24) - timedelta(seconds=1)
 
 
-def test_a_domain_error_is_stored_and_replayed_like_a_success(alice):
-    from accounts.errors import RuleViolation
+def test_a_confirmation_stores_its_response_under_its_key_and_replays_it_marked(
+        alice, alice_conversation, harness_for):
+    proposal = harness_for(alice_conversation, "block my card 4242").call(
+        "block_card", {"card": "4242"}).proposal
+    first = proposal_confirm(user=alice.user, public_id=proposal.public_id,
+                             digest=proposal.args_digest)
+    record = IdempotencyRecord.objects.get()
+    assert record.key == proposal.confirmation.idempotency_key
+    assert record.fingerprint == f"block_card:{proposal.args_digest}"
+    assert record.response == first.response
+    second = proposal_confirm(user=alice.user, public_id=proposal.public_id,
+                              digest=proposal.args_digest)
+    assert (first.replayed, second.replayed) == (False, True)
+    assert second.response == first.response
 
-    key = uuid.uuid4()
 
-    def run():
-        raise RuleViolation("no", code="nope")
-
-    first, _ = idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=run)
-    second, replayed = idempotent_run(key=key, customer=alice, fingerprint="t:abc",
-                                      run=lambda: {"would": "differ"})
-    assert first == second == {"status": "failed", "error": {"code": "nope", "message": "no"}}
-    assert replayed
+def test_a_domain_error_is_stored_and_replayed_like_a_success(
+        alice, alice_conversation, harness_for):
+    proposal = harness_for(alice_conversation, "dispute T-1001").call(
+        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
+                          "reason": "not_recognised"}).proposal
+    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000",
+                 reason="not_recognised", idempotency_key=uuid.uuid4())
+    first = proposal_confirm(user=alice.user, public_id=proposal.public_id,
+                             digest=proposal.args_digest)
+    second = proposal_confirm(user=alice.user, public_id=proposal.public_id,
+                              digest=proposal.args_digest)
+    assert first.response["error"]["code"] == "dispute_already_open"
+    assert IdempotencyRecord.objects.get().response == first.response == second.response
+    assert second.replayed
 
 
 def test_the_purge_command_deletes_only_expired_records(alice, capsys):
     old, fresh = uuid.uuid4(), uuid.uuid4()
     for key in (old, fresh):
-        idempotent_run(key=key, customer=alice, fingerprint="t:abc", run=lambda: {})
+        store(key, alice)
     IdempotencyRecord.objects.filter(key=old).update(expires_at=timezone.now() - timedelta(hours=1))
     call_command("purge_idempotency")
     assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [fresh]
