@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-A WebSocket must come from one of ALLOWED_HOSTS (AllowedHostsOriginValidator:
-a page on another site cannot open the customer's chat) and carries the
-session's user (AuthMiddlewareStack); the consumer refuses anonymous sockets.
+A WebSocket must come from a page of this site — the same scheme, host and port,
+or one of CSRF_TRUSTED_ORIGINS (bankbot/websocket_origin.py): a page on another
+site or port cannot open the customer's chat — and carries the session's user
+(AuthMiddlewareStack); the consumer refuses anonymous sockets.
 """
 
 import os
@@ -15,18 +16,16 @@ django_asgi_app = get_asgi_application()
 # Imported after Django is set up: they load models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from bankbot.routing import websocket_urlpatterns  # noqa: E402
+from bankbot.websocket_origin import SameOriginOnly  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # One process serves its own CSS and JS (the embedded default, with or
         # without DEBUG); a deployment with a proxy can serve /static/ in front.
         "http": ASGIStaticFilesHandler(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginOnly(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

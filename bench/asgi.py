@@ -11,11 +11,11 @@ HTTP = django_asgi_app
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from bankbot.routing import websocket_urlpatterns  # noqa: E402
+from bankbot.websocket_origin import SameOriginOnly  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -25,6 +25,6 @@ class EchoConsumer(AsyncWebsocketConsumer):
 
 application = ProtocolTypeRouter({
     "http": ASGIStaticFilesHandler(HTTP),
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter([
+    "websocket": SameOriginOnly(AuthMiddlewareStack(URLRouter([
         path("ws/bench-echo/", EchoConsumer.as_asgi()), *websocket_urlpatterns]))),
 })
