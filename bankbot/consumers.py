@@ -44,6 +44,7 @@ from bankbot import agent
 from bankbot.chat import conversation_get, message_accept, message_to_retry
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
+from bankbot.text import unreadable
 from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
 from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
@@ -80,6 +81,8 @@ SYSTEMS_UNREACHABLE = gettext_lazy(
 LIVE_CHAT_DOWN = gettext_lazy(
     "Live chat is not available right now. Everything you sent so far is saved; please try "
     "again in a minute.")
+UNREADABLE = gettext_lazy(
+    "Part of your message could not be read (it shows as �). Please type it again.")
 MESSAGE_NOT_SAVED = gettext_lazy(
     "The bank's systems are not reachable right now, so your message was not saved. Please "
     "send it again in a minute.")
@@ -114,6 +117,8 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
         value = fields.get(name, "")
         if not isinstance(value, str):
             raise InvalidInput(_("The message could not be read."), code="malformed_frame")
+        if unreadable(value):
+            raise InvalidInput(str(UNREADABLE), code="unreadable_text")
         return value
 
     action = field("action") or "send"
@@ -158,7 +163,11 @@ def ui_action_text(ui_action: Mapping[str, str]) -> str:
 def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
     if text_data is None or bytes_data is not None:
         raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-    if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+    try:
+        size = len(text_data.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate: not text
+        raise InvalidInput(str(UNREADABLE), code="unreadable_text") from None
+    if size > MAX_FRAME_BYTES:
         raise InvalidInput(_("That message is too large to send. Please shorten it."),
                            code="frame_too_large")
     try:

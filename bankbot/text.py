@@ -15,3 +15,16 @@ def without_nul(value: Any) -> Any:
     if isinstance(value, list):
         return [without_nul(v) for v in value]
     return value
+
+
+def unreadable(text: str) -> bool:
+    """Text that is not text: a lone surrogate (JSON can carry one; no database can
+    store it), or U+FFFD, which stands where a browser or Django met characters
+    that were not text (a form field with a lone surrogate arrives as one)."""
+    if "\ufffd" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from bankbot.consumers import MAX_FRAME_BYTES
 from bankbot.models import Message
-from tests.chat.conftest import frame
+from tests.chat.conftest import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,4 +68,18 @@ async def test_it_refuses_an_empty_message(connect, alice, alice_conversation):
 async def test_it_refuses_a_message_over_the_length_limit(connect, alice, alice_conversation):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await assert_refused(communicator, frame(text="й" * 2001), says="limit is 2000")
+    await communicator.disconnect()
+
+
+@pytest.mark.parametrize("data", [
+    '{"text": "block my card \\ud800 now", "client_message_id": "u1"}',  # a lone surrogate, escaped
+    '{"text": "hello", "client_message_id": "\\udfff"}',
+    json.dumps({"text": "broken \ufffd text", "client_message_id": "u2"}),
+    "\ud800",  # a lone surrogate as the frame itself
+])
+async def test_it_refuses_unreadable_text_and_stays_open(connect, alice, alice_conversation, data):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await assert_refused(communicator, data, says="could not be read (it shows as �)")
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="after"))
+    await receive_until(communicator, 'data-state="done"')  # the socket still answers
     await communicator.disconnect()

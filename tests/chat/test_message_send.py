@@ -101,3 +101,19 @@ def test_a_failed_answer_shows_a_retry_that_works(client_for, alice, alice_conve
     assert roles.count("customer") == 1 and roles[-1] == "assistant"
     page = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert 'name="action" value="retry"' not in page and 'data-state="done"' in page
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ("text=block%20my%20card%20%ED%A0%80", "could not be read (it shows as �)"),  # not UTF-8
+    ("text=broken%20%EF%BF%BD%20text", "could not be read (it shows as �)"),
+    ("text=hello&client_message_id=%ED%A0%80", "could not be read (it shows as �)"),
+    ("text=hello&client_message_id=a%00b", "The message id is not valid."),
+])
+def test_it_refuses_unreadable_text_with_a_sentence(client_for, alice, alice_conversation,
+                                                    fields, said):
+    client = client_for(alice)
+    response = client.post("/messages/", f"conversation={alice_conversation.public_id}&{fields}",
+                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 302
+    assert not alice_conversation.messages.exists()
+    assert said in client.get(response["Location"]).content.decode()
