@@ -1,0 +1,44 @@
+"""Invisible and bidirectional control characters in a merchant's text are shown as
+visible markers on the customer's pages — the statement page, a statement in the
+chat, a confirm card's excerpts — so they can neither hide words nor reorder them."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import Transaction
+from tests.chat.conftest import make_proposal, statement_request
+from tests.conftest import days_ago
+from tests.hidden_text import HIDDEN, assert_shown
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def hidden(alice):
+    Transaction.objects.filter(reference="T-1001").update(merchant=HIDDEN, description=HIDDEN)
+
+
+def test_the_statement_page_shows_them(client_for, alice, hidden):
+    month = f"{timezone.localdate(days_ago(5)):%Y-%m}"
+    assert_shown(client_for(alice).get(f"/statement/?month={month}").content.decode())
+
+
+def test_a_statement_in_the_chat_shows_them(client_for, alice, alice_conversation, hidden):
+    client = client_for(alice)
+    client.post("/messages/", {"conversation": str(alice_conversation.public_id),
+                               "text": statement_request()})
+    html = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert 'class="txn-table statement-rows"' in html
+    assert_shown(html)
+
+
+def test_a_confirm_cards_excerpts_show_them(client_for, alice, alice_conversation):
+    source = {"tool": "get_statement", "field": "transactions[0].description",
+              "author": "merchant", "excerpt": HIDDEN}
+    proposal = make_proposal(alice_conversation, sources=[source], card="4242")
+    html = client_for(alice).post(f"/proposals/{proposal.public_id}/decline",
+                                   HTTP_HX_REQUEST="true").content.decode()
+    assert "written by a merchant" in html
+    assert_shown(html)
