@@ -17,12 +17,15 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
 
-# The throwaway key only exists so the local demo starts with no setup; a
-# deployment that forgets SECRET_KEY must not silently run with it.
+# The throwaway key only exists so the local demo starts with no setup (bin/demo
+# sets DEBUG=1); anything else — DEBUG off, the default — refuses to start with
+# it, so a deployment that forgets SECRET_KEY cannot silently run with it.
 _DEMO_SECRET_KEY = "bankbot-local-demo-only-not-secret"  # noqa: S105 (the documented demo default)
 SECRET_KEY = env_str("SECRET_KEY", _DEMO_SECRET_KEY)
-if SECRET_KEY == _DEMO_SECRET_KEY and env_bool("BANKBOT_REQUIRE_SECRET_KEY", False):
-    raise ImproperlyConfigured("SECRET_KEY must be set when BANKBOT_REQUIRE_SECRET_KEY is on")
+if SECRET_KEY == _DEMO_SECRET_KEY and (not DEBUG or env_bool("BANKBOT_REQUIRE_SECRET_KEY", False)):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set: BankBot refuses its demo key unless DEBUG=1 (the local demo). "
+        "Set SECRET_KEY to a long random value, the same on every worker.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -173,13 +176,19 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# One lockout per username *and* client address together: failures from one place
+# never lock the account out for its owner signing in from another.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # Behind a load balancer every request comes from the proxy's address, and one
 # attacker would lock everybody out. BANKBOT_PROXY_COUNT says how many trusted
 # proxies append to X-Forwarded-For; 0 (direct connections) ignores the header,
 # which a client could otherwise forge.
 BANKBOT_PROXY_COUNT = env_int("BANKBOT_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "bankbot.client_ip.client_ip"
+# The same trusted proxies say whether the client's connection was HTTPS (they must
+# set X-Forwarded-Proto themselves); without this the HTTPS redirect below would loop.
+if BANKBOT_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 
@@ -192,6 +201,13 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS deployments: redirect plain HTTP, and tell browsers to use HTTPS only
+# (off by default: the local demo is plain HTTP). With these, SECURE_COOKIES=1,
+# a real SECRET_KEY and ALLOWED_HOSTS, `manage.py check --deploy` is clean.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 # --- Content-Security-Policy (django-csp 4) ----------------------------------
 # Only our own scripts and styles run: no inline scripts or handlers, no eval
@@ -205,7 +221,8 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "img-src": [SELF, "data:"],
         "style-src": [SELF],
-        "connect-src": [SELF, "ws:", "wss:"],
+        # Our own origin only: 'self' covers ws: and wss: to the same host and port.
+        "connect-src": [SELF],
         "frame-ancestors": [NONE],
         "form-action": [SELF],
         "base-uri": [NONE],

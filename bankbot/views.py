@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django.views import defaults
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.errors import DomainError, InvalidInput, NotFound
@@ -70,7 +71,8 @@ MESSAGE_NOT_ANSWERED = gettext_lazy(
 
 def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
     """Signed in, and a customer: the view gets the session's Customer. Staff
-    without a customer record get a page that points them to the admin."""
+    without a customer record get a page that points them to the admin. Nothing
+    a customer's page shows is kept by a browser or proxy cache (no-store)."""
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -79,7 +81,7 @@ def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
             return render(request, "bankbot/no_customer.html", status=403)
         return view(request, customer, *args, **kwargs)
 
-    return login_required(wrapped)
+    return login_required(never_cache(wrapped))
 
 
 def database_outage_is_503(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -52,3 +52,18 @@ def test_it_signs_out_with_a_post(client_for, alice):
     response = client.post("/logout/")
     assert response.status_code == 302 and response["Location"] == "/login/"
     assert client.get("/").status_code == 302
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_failures_from_elsewhere_never_lock_the_owner_out(alice):
+    """A lockout is for one username from one address: someone guessing alice's
+    password from their machine pauses only themselves."""
+    guesser = Client(REMOTE_ADDR="203.0.113.9")
+    for _ in range(3):
+        guesser.post("/login/", {"username": "alice", "password": "wrong"})
+    assert guesser.post("/login/", {"username": "alice", "password": "alice-pw-123"}
+                        ).status_code == 429
+
+    owner = Client(REMOTE_ADDR="198.51.100.7")
+    response = owner.post("/login/", {"username": "alice", "password": "alice-pw-123"})
+    assert response.status_code == 302 and response["Location"] == "/"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from tests.project.conftest import SETTINGS_FILE
+
 
 def test_it_turns_debug_off_by_default(load_settings):
     assert load_settings(DEBUG=None).DEBUG is False
@@ -21,7 +23,40 @@ def test_it_refuses_an_ambiguous_debug_value(load_settings):
 
 def test_it_refuses_the_demo_secret_key_when_a_real_one_is_required(load_settings):
     with pytest.raises(ImproperlyConfigured):
-        load_settings(SECRET_KEY=None, BANKBOT_REQUIRE_SECRET_KEY="1")
+        load_settings(SECRET_KEY=None, DEBUG="1", BANKBOT_REQUIRE_SECRET_KEY="1")
+
+
+def test_it_refuses_the_demo_secret_key_with_debug_off(load_settings):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        load_settings(SECRET_KEY=None, DEBUG=None)
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        load_settings(SECRET_KEY=None, DEBUG="0")
+
+
+def test_it_runs_the_local_demo_on_the_demo_key(load_settings):
+    assert load_settings(SECRET_KEY=None, DEBUG="1").DEBUG is True
+    # bin/demo is that local demo: it turns DEBUG on unless told otherwise.
+    assert "export DEBUG=${DEBUG:-1}" in (SETTINGS_FILE.parents[1] / "bin" / "demo").read_text()
+
+
+def test_it_starts_with_debug_off_on_a_real_key(load_settings):
+    settings = load_settings(SECRET_KEY="k" * 20 + "-real-deployment-key-" + "q" * 20, DEBUG=None)
+    assert settings.DEBUG is False
+
+
+def test_https_is_off_until_asked_for(load_settings):
+    settings = load_settings(SECURE_SSL_REDIRECT=None, SECURE_HSTS_SECONDS=None)
+    assert settings.SECURE_SSL_REDIRECT is False and settings.SECURE_HSTS_SECONDS == 0
+    settings = load_settings(SECURE_SSL_REDIRECT="1", SECURE_HSTS_SECONDS="31536000",
+                             SECURE_HSTS_INCLUDE_SUBDOMAINS="1", SECURE_HSTS_PRELOAD="1")
+    assert settings.SECURE_SSL_REDIRECT is True and settings.SECURE_HSTS_SECONDS == 31536000
+    assert settings.SECURE_HSTS_INCLUDE_SUBDOMAINS is True and settings.SECURE_HSTS_PRELOAD is True
+
+
+def test_behind_trusted_proxies_it_reads_their_scheme(load_settings):
+    assert getattr(load_settings(BANKBOT_PROXY_COUNT=None), "SECURE_PROXY_SSL_HEADER", None) is None
+    assert load_settings(BANKBOT_PROXY_COUNT="1").SECURE_PROXY_SSL_HEADER == (
+        "HTTP_X_FORWARDED_PROTO", "https")
 
 
 def test_it_keeps_idempotency_records_for_at_least_a_day(load_settings):
