@@ -2,9 +2,10 @@
 
 Every amount it states must be a figure the bank wrote in this conversation (a
 tool result outside its External fields, or a system message) or one the
-customer typed: text a merchant wrote never vouches for an amount. Phone
-numbers, e-mail addresses and links the bank did not write are removed, and so
-are images. Amounts are read by ``accounts.money``, as the mandate reads them.
+customer typed: text a merchant wrote never vouches for an amount, and an
+amount nothing vouches for is removed and flagged. Phone numbers, e-mail
+addresses and links the bank did not write are removed, and so are images.
+Amounts are read by ``accounts.money``, as the mandate reads them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from accounts.money import INVISIBLE, amount_values, number_word
+from accounts.money import INVISIBLE, amount_values, amounts_in, number_word
 
 # A bare number below this is a count ("3 cards"), not an amount; with a currency,
 # decimals or grouping ("99 ₸", "15.00", "2 050") it is one. Years are skipped.
@@ -58,6 +59,7 @@ _QUANTITY = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?[\s-]*(?:%|(?:per ?cent|days?
 # A minus sign before a number: "-99 999 KZT" states 99 999 (money does not read signs).
 _MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
 
+AMOUNT_REMOVED = "[amount removed]"
 _REMOVED = {"link": "[link removed]", "e-mail": "[e-mail removed]",
             "phone": "[phone number removed]"}
 _PROBLEMS = {
@@ -200,7 +202,8 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     for contact in contacts:  # a phone number's digits are not amounts
         blanked = blanked[:contact.start] + " " * (contact.end - contact.start) + blanked[contact.end:]
     blanked = _MINUS.sub(" ", _QUANTITY.sub(" ", blanked))
-    unfound = amount_values(blanked, min_bare=_MIN_BARE)
+    mentions = amounts_in(blanked, min_bare=_MIN_BARE)
+    unfound = {m.value for m in mentions}
     unvouched = {c.key for c in contacts}
     for figures in known if unfound or unvouched else ():
         unfound -= figures.amounts if unfound else set()
@@ -208,15 +211,19 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
         if not unfound and not unvouched:
             break
 
-    for contact in reversed(contacts):
-        if contact.key in unvouched:
-            cleaned = cleaned[:contact.start] + _REMOVED[contact.kind] + cleaned[contact.end:]
-            removed.add(contact.kind)
+    # An amount the records do not hold is removed, not only flagged: a false
+    # "refund of fifteen thousand tenge" must not be read, even under a warning.
+    cuts = [(c.start, c.end, _REMOVED[c.kind]) for c in contacts if c.key in unvouched]
+    removed |= {c.kind for c in contacts if c.key in unvouched}
+    cuts += [(m.start, m.end, AMOUNT_REMOVED) for m in mentions if m.value in unfound]
+    for start, end, marker in sorted(cuts, reverse=True):
+        cleaned = cleaned[:start] + marker + cleaned[end:]
     problems = [sentence for kind, sentence in _PROBLEMS.items() if kind in removed]
     if unfound:
         shown_amounts = ", ".join(f"{a:.2f}" for a in sorted(unfound))
         problems.append(f"The assistant stated amounts that do not match your records "
-                        f"({shown_amounts}); please rely on the statement table instead.")
+                        f"({shown_amounts}); they were removed. Please rely on the statement "
+                        "table instead.")
     return CheckedAnswer(text=cleaned, problems=problems)
 
 

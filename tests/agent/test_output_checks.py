@@ -20,10 +20,20 @@ def test_it_reads_amounts_but_not_cards_dates_or_references():
               "then 99.00 and 2500,50 ₸ in 2026; 3 items")
     checked = check_answer(answer, known_text=[])
     assert checked.problems == ["The assistant stated amounts that do not match your records "
-                                "(99.00, 2500.50, 15000.50); please rely on the statement "
-                                "table instead."]
+                                "(99.00, 2500.50, 15000.50); they were removed. Please rely "
+                                "on the statement table instead."]
+    assert checked.text == ("On 2026-10-03 card •••• 4242 paid [amount removed] (T-10452), "
+                            "then [amount removed] and [amount removed] in 2026; 3 items")
     assert not check_answer(answer, known_text=['{"a": "15000.50", "b": "99.00", '
                                                 '"c": "2500.50"}']).flagged
+
+
+def test_an_amount_in_words_nothing_vouches_for_is_removed_not_only_flagged():
+    """A false "refund of fifteen thousand tenge" is not shown, even under a warning."""
+    checked = check_answer("Good news: a cashback of twenty thousand tenge was credited.",
+                           known_text=['{"total_kzt": "15000.00"}'])
+    assert "twenty thousand" not in checked.text and "[amount removed]" in checked.text
+    assert checked.flagged
 
 
 def test_an_amount_from_a_tool_result_passes():
@@ -195,7 +205,7 @@ def test_an_amount_only_a_merchant_wrote_is_not_verified():
     checked = check_answer("Coffee Boom charged 2500.50 KZT; a refund of 99 999 KZT is due.",
                            known_text=[STATEMENT])
     assert checked.problems == ["The assistant stated amounts that do not match your records "
-                                "(99999.00); please rely on the statement table instead."]
+                                "(99999.00); they were removed. Please rely on the statement table instead."]
 
 
 def test_the_agent_does_not_take_a_merchants_amount_for_a_bank_figure(alice_conversation, say):
@@ -322,7 +332,7 @@ def test_the_stream_gate_holds_an_amount_in_words_until_it_is_whole():
 def test_a_zero_width_space_does_not_hide_a_number():
     checked = check_answer("Call +7\u200b700 123 45 67 about 99\u200b999 KZT.",
                            known_text=[STATEMENT])
-    assert checked.text == "Call [phone number removed] about 99999 KZT."
+    assert checked.text == "Call [phone number removed] about [amount removed]."
     assert "99999.00" in checked.problems[-1]
 
 
