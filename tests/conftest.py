@@ -13,11 +13,24 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from accounts.models import Account, Card, Customer, Transaction
 from bankbot.models import Conversation
 
 _real_connect = socket.socket.connect
+
+# Property tests (Hypothesis): "dev" keeps a developer's run quick; .ci/run
+# selects "ci" (HYPOTHESIS_PROFILE=ci, or pytest --hypothesis-profile=ci), where
+# the property tests generate 10,000+ cases. A test sets no max_examples of its
+# own; a costly one takes a share of the profile's (tests/tools/test_confirm_interleavings.py).
+hypothesis_settings.register_profile(
+    "dev", max_examples=100, deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+hypothesis_settings.register_profile("ci", hypothesis_settings.get_profile("dev"),
+                                     max_examples=3500)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture(scope="session")
