@@ -1,0 +1,75 @@
+"""Migration 0004 settles what the phased protocol left mid-way: such a proposal is
+pending again with its confirmation, and its next click finishes it with its key."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+
+from disputes.models import Dispute
+from disputes.services import dispute_open
+from tools.models import IdempotencyRecord, Proposal
+from tools.proposals import args_digest, proposal_confirm
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("tools", "0003_alter_toolcalltrace_options")]
+
+
+def migrate(target=None):
+    """To ``target`` (None: every app's latest) and the models as they were there."""
+    executor = MigrationExecutor(connection)
+    target = target or executor.loader.graph.leaf_nodes()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it(
+        alice, alice_conversation):
+    old = migrate(BEFORE)
+    OldProposal = old.get_model("tools", "Proposal")
+    OldConfirmation = old.get_model("tools", "Confirmation")
+    OldRecord = old.get_model("tools", "IdempotencyRecord")
+    now = timezone.now()
+    key, done_key = uuid.uuid4(), uuid.uuid4()
+    args = {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"}
+
+    def proposal(status, **fields):
+        return OldProposal.objects.create(
+            customer_id=alice.pk, conversation_id=alice_conversation.pk, tool="raise_dispute",
+            args=args, args_digest=args_digest("raise_dispute", args), summary="Dispute",
+            status=status, expires_at=now - timedelta(minutes=5),
+            decided_at=now - timedelta(minutes=9), **fields)
+
+    stranded = proposal("confirmed")  # its worker died after the service committed
+    OldConfirmation.objects.create(proposal=stranded, idempotency_key=key,
+                                   approver_id=alice.user.pk)
+    OldRecord.objects.create(key=key, customer_id=alice.pk, fingerprint="f", state="in_progress",
+                             locked_until=now, expires_at=now + timedelta(days=1))
+    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000.00",
+                 reason="not_recognised", idempotency_key=key)
+    done = proposal("executed", result={"status": "executed", "result": {}})
+    OldConfirmation.objects.create(proposal=done, idempotency_key=done_key,
+                                   approver_id=alice.user.pk)
+    OldRecord.objects.create(key=done_key, customer_id=alice.pk, fingerprint="f",
+                             state="completed", response={"status": "executed", "result": {}},
+                             expires_at=now + timedelta(days=1))
+
+    migrate()
+
+    stranded = Proposal.objects.get(pk=stranded.pk)
+    assert (stranded.status, stranded.result) == ("pending", None)
+    assert stranded.decided_at is not None
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [done_key]
+    assert Proposal.objects.get(pk=done.pk).status == "executed"
+
+    outcome = proposal_confirm(user=alice.user, public_id=stranded.public_id,
+                               digest=stranded.args_digest)
+
+    assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
+    assert IdempotencyRecord.objects.get(key=key).response == outcome.response
