@@ -18,19 +18,14 @@ is stored, and reaches this socket directly.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -42,24 +37,14 @@ from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
 from bankbot import agent
 from bankbot.chat import conversation_get, message_accept, message_to_retry
+from bankbot.chat_input import ChatInput, parse_frame, socket_language
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
-from bankbot.text import unreadable
 from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
-from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
 log = logging.getLogger(__name__)
 
-MAX_FRAME_BYTES = 8 * 1024
-
 STREAM = "bankbot/stream.html"
-
-# What an explicit UI choice may say: the operation and the field naming its target.
-UI_ACTIONS: dict[str, tuple[str, re.Pattern[str]]] = {
-    "raise_dispute": ("transaction", re.compile(r"^T-\d{1,12}$")),
-    "block_card": ("card", re.compile(r"^\d{4}$")),
-}
-_TURN_ID = re.compile(r"^[0-9a-f]{12}$")
 
 # Background turns, kept referenced until they finish (asyncio holds tasks weakly).
 _turns: set[asyncio.Task[None]] = set()
@@ -81,102 +66,12 @@ SYSTEMS_UNREACHABLE = gettext_lazy(
 LIVE_CHAT_DOWN = gettext_lazy(
     "Live chat is not available right now. Everything you sent so far is saved; please try "
     "again in a minute.")
-UNREADABLE = gettext_lazy(
-    "Part of your message could not be read (it shows as �). Please type it again.")
 MESSAGE_NOT_SAVED = gettext_lazy(
     "The bank's systems are not reachable right now, so your message was not saved. Please "
     "send it again in a minute.")
 WORKER_BUSY = gettext_lazy(
     "The assistant is answering many customers right now. Your message is saved; press Retry "
     "in a moment.")
-
-
-# --- what a frame or a plain form post may carry --------------------------------
-
-@dataclass(frozen=True)
-class ChatInput:
-    text: str = ""
-    client_message_id: str | None = None
-    ui_action: dict[str, str] | None = None
-    retry_of: str | None = None  # the turn whose failure the customer retries
-
-    @property
-    def is_retry(self) -> bool:
-        return self.retry_of is not None
-
-
-def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
-    """Read a chat input from form fields (a frame's JSON or request.POST).
-
-    An operation button sends ``operation`` and ``target``; the readable text
-    is written here, so what the customer sees is what the harness's mandate
-    gets. Raises InvalidInput with a sentence for the customer.
-    """
-
-    def field(name: str) -> str:
-        value = fields.get(name, "")
-        if not isinstance(value, str):
-            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-        if unreadable(value):
-            raise InvalidInput(str(UNREADABLE), code="unreadable_text")
-        return value
-
-    action = field("action") or "send"
-    if action == "retry":
-        turn = field("turn")
-        if turn and not _TURN_ID.match(turn):
-            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-        return ChatInput(retry_of=turn)
-    if action != "send":
-        raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-    ui_action = None
-    text = field("text")
-    operation = field("operation")
-    if operation:
-        if operation not in UI_ACTIONS:
-            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-        key, pattern = UI_ACTIONS[operation]
-        target = field("target").strip().upper()
-        if not pattern.match(target):
-            raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-        ui_action = {"operation": operation, key: target}
-        reason = field("reason")
-        if reason and operation == "raise_dispute":
-            # A reason picked beside the Dispute… button: one of the fixed codes only.
-            if reason not in DISPUTE_REASONS:
-                raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-            ui_action["reason"] = reason
-        text = ui_action_text(ui_action)
-    return ChatInput(text=text, client_message_id=field("client_message_id") or None,
-                     ui_action=ui_action)
-
-
-def ui_action_text(ui_action: Mapping[str, str]) -> str:
-    if ui_action["operation"] == "raise_dispute":
-        text = _("Dispute %(transaction)s") % {"transaction": ui_action["transaction"]}
-        if ui_action.get("reason") in REASON_LABELS:
-            text += f" — {REASON_LABELS[ui_action['reason']]}"
-        return text
-    return _("Block card •••• %(card)s") % {"card": ui_action["card"]}
-
-
-def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
-    if text_data is None or bytes_data is not None:
-        raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-    try:
-        size = len(text_data.encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate: not text
-        raise InvalidInput(str(UNREADABLE), code="unreadable_text") from None
-    if size > MAX_FRAME_BYTES:
-        raise InvalidInput(_("That message is too large to send. Please shorten it."),
-                           code="frame_too_large")
-    try:
-        fields = json.loads(text_data)
-    except ValueError:
-        raise InvalidInput(_("The message could not be read."), code="malformed_frame") from None
-    if not isinstance(fields, dict):
-        raise InvalidInput(_("The message could not be read."), code="malformed_frame")
-    return chat_input_from(fields)
 
 
 def new_turn_id() -> str:
@@ -254,14 +149,6 @@ def group_name(conversation: Conversation) -> str:
     return f"chat.{conversation.public_id.hex}"
 
 
-def _language(scope: Mapping[str, Any]) -> str:
-    """The page's language, passed in the socket URL (?lang=ru)."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
-    wanted = (query.get("lang") or [""])[0]
-    supported = {code for code, _name in settings.LANGUAGES}
-    return wanted if wanted in supported else settings.LANGUAGE_CODE
-
-
 class ChatConsumer(AsyncWebsocketConsumer):
     # True from a message's acceptance to its answer's last fragment.
     answering = False
@@ -307,7 +194,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        self.language = _language(self.scope)
+        self.language = socket_language(self.scope)
         try:
             found = await database_sync_to_async(_own_conversation)(
                 user, self.scope["url_route"]["kwargs"]["public_id"])

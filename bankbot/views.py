@@ -44,11 +44,11 @@ from bankbot.chat import (
     message_accept,
     message_to_retry,
 )
+from bankbot.chat_input import chat_input_from
 from bankbot.consumers import (
     DATABASE_ERRORS,
     SYSTEMS_UNREACHABLE,
     TOOL_PARTIALS,
-    chat_input_from,
     new_turn_id,
 )
 from bankbot.models import Conversation, Message

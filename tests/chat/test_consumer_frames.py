@@ -7,7 +7,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from bankbot.consumers import MAX_FRAME_BYTES
+from bankbot.chat_input import MAX_FRAME_BYTES
 from bankbot.models import Message
 from tests.chat.conftest import frame, receive_until
 

@@ -1,0 +1,132 @@
+"""What the customer sends to the chat, read one way: a WebSocket frame (the htmx
+``ws`` extension's JSON of a ``ws-send`` form) or a plain form post. A bad input
+becomes an InvalidInput with a sentence the customer can act on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.errors import InvalidInput
+from bankbot.text import unreadable
+from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
+
+MAX_FRAME_BYTES = 8 * 1024
+
+# What an explicit UI choice may say: the operation and the field naming its target.
+UI_ACTIONS: dict[str, tuple[str, re.Pattern[str]]] = {
+    "raise_dispute": ("transaction", re.compile(r"^T-\d{1,12}$")),
+    "block_card": ("card", re.compile(r"^\d{4}$")),
+}
+_TURN_ID = re.compile(r"^[0-9a-f]{12}$")
+
+UNREADABLE = gettext_lazy(
+    "Part of your message could not be read (it shows as �). Please type it again.")
+
+
+@dataclass(frozen=True)
+class ChatInput:
+    text: str = ""
+    client_message_id: str | None = None
+    ui_action: dict[str, str] | None = None
+    retry_of: str | None = None  # the turn whose failure the customer retries
+
+    @property
+    def is_retry(self) -> bool:
+        return self.retry_of is not None
+
+
+def _malformed() -> InvalidInput:
+    return InvalidInput(_("The message could not be read."), code="malformed_frame")
+
+
+def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
+    """Read a chat input from form fields (a frame's JSON or request.POST).
+
+    An operation button sends ``operation`` and ``target``; the readable text
+    is written here, so what the customer sees is what the harness's mandate
+    gets. Raises InvalidInput with a sentence for the customer.
+    """
+
+    def field(name: str) -> str:
+        value = fields.get(name, "")
+        if not isinstance(value, str):
+            raise _malformed()
+        if unreadable(value):
+            raise InvalidInput(str(UNREADABLE), code="unreadable_text")
+        return value
+
+    action = field("action") or "send"
+    if action == "retry":
+        turn = field("turn")
+        if turn and not _TURN_ID.match(turn):
+            raise _malformed()
+        return ChatInput(retry_of=turn)
+    if action != "send":
+        raise _malformed()
+    ui_action = None
+    text = field("text")
+    operation = field("operation")
+    if operation:
+        if operation not in UI_ACTIONS:
+            raise _malformed()
+        key, pattern = UI_ACTIONS[operation]
+        target = field("target").strip().upper()
+        if not pattern.match(target):
+            raise _malformed()
+        ui_action = {"operation": operation, key: target}
+        reason = field("reason")
+        if reason and operation == "raise_dispute":
+            # A reason picked beside the Dispute… button: one of the fixed codes only.
+            if reason not in DISPUTE_REASONS:
+                raise _malformed()
+            ui_action["reason"] = reason
+        text = ui_action_text(ui_action)
+    return ChatInput(text=text, client_message_id=field("client_message_id") or None,
+                     ui_action=ui_action)
+
+
+def ui_action_text(ui_action: Mapping[str, str]) -> str:
+    if ui_action["operation"] == "raise_dispute":
+        text = _("Dispute %(transaction)s") % {"transaction": ui_action["transaction"]}
+        if ui_action.get("reason") in REASON_LABELS:
+            text += f" — {REASON_LABELS[ui_action['reason']]}"
+        return text
+    return _("Block card •••• %(card)s") % {"card": ui_action["card"]}
+
+
+def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
+    """A WebSocket frame: one JSON object of form fields, text, at most MAX_FRAME_BYTES."""
+    if text_data is None or bytes_data is not None:
+        raise _malformed()
+    try:
+        size = len(text_data.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate: not text
+        raise InvalidInput(str(UNREADABLE), code="unreadable_text") from None
+    if size > MAX_FRAME_BYTES:
+        raise InvalidInput(_("That message is too large to send. Please shorten it."),
+                           code="frame_too_large")
+    try:
+        fields = json.loads(text_data)
+    except ValueError:
+        raise _malformed() from None
+    if not isinstance(fields, dict):
+        raise _malformed()
+    return chat_input_from(fields)
+
+
+def socket_language(scope: Mapping[str, Any]) -> str:
+    """The page's language, passed in the socket URL (?lang=ru); the default otherwise."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    wanted = (query.get("lang") or [""])[0]
+    supported = {code for code, _name in settings.LANGUAGES}
+    return wanted if wanted in supported else settings.LANGUAGE_CODE
