@@ -260,9 +260,9 @@ def _run_tool(conversation: Conversation, harness: Any, call: Any,
     message_add(conversation=conversation, role=Message.Role.TOOL, text="",
                 payload={"tool_call_id": call.id, "name": outcome.tool, "status": outcome.status,
                          "content": content, "sources": new_sources})
-    on_event(TurnEvent("tool", text=outcome.tool,
-                       data={"tool": outcome.tool, "status": outcome.status,
-                             "data": plain(outcome.data)}))
+    # The answer the model reads, without its provenance labels: the chat shows it
+    # live exactly as it shows the stored tool message (bankbot/fragments.py).
+    on_event(TurnEvent("tool", text=outcome.tool, data=plain(outcome.message())))
     if outcome.proposal is not None:
         on_event(TurnEvent("proposal", proposal=outcome.proposal))
     return {"role": "tool", "tool_call_id": call.id, "content": content}

@@ -20,14 +20,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -38,13 +36,20 @@ from accounts.models import Customer
 from bankbot import agent
 from bankbot.chat import conversation_get, message_accept, message_to_retry
 from bankbot.chat_input import ChatInput, parse_frame, socket_language
+from bankbot.fragments import (
+    new_turn_id,
+    render_event,
+    render_failure,
+    render_notice,
+    render_text,
+    render_turn_retry,
+    render_turn_start,
+)
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
 from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
 
 log = logging.getLogger(__name__)
-
-STREAM = "bankbot/stream.html"
 
 # Background turns, kept referenced until they finish (asyncio holds tasks weakly).
 _turns: set[asyncio.Task[None]] = set()
@@ -72,53 +77,6 @@ MESSAGE_NOT_SAVED = gettext_lazy(
 WORKER_BUSY = gettext_lazy(
     "The assistant is answering many customers right now. Your message is saved; press Retry "
     "in a moment.")
-
-
-def new_turn_id() -> str:
-    return uuid.uuid4().hex[:12]
-
-
-# --- turn events as out-of-band fragments ------------------------------------
-
-def render_event(event: agent.TurnEvent, *, turn: str, conversation: Conversation) -> str:
-    """One event of a turn as an out-of-band fragment ("" when there is nothing to show)."""
-    context: dict[str, Any] = {"turn": {"id": turn}, "conversation": conversation,
-                               "event": event}
-    if event.kind == "token":
-        return render_text(event.text, turn=turn)
-    if event.kind == "tool":
-        data = event.data or {}
-        candidates = (data.get("data") or {}).get("candidates") if data.get("status") == "error" else None
-        if candidates:  # a write that fits several objects: the customer picks one
-            extra = {"kind": "candidates", "result": candidates}
-            return render_to_string(f"{STREAM}#extra", {**context, "extra": extra})
-        if data.get("status") != "ok" or data.get("tool") not in TOOL_PARTIALS:
-            return ""  # a denial or an error: the model's answer explains it
-        extra = {"kind": "tool", "tool": data["tool"], "result": data.get("data") or {}}
-        return render_to_string(f"{STREAM}#extra", {**context, "extra": extra})
-    if event.kind == "proposal" and event.proposal is not None:
-        extra = {"kind": "proposal", "proposal": event.proposal}
-        return render_to_string(f"{STREAM}#extra", {**context, "extra": extra})
-    if event.kind == "final":
-        flagged = event.message.flagged if event.message is not None else ""
-        return render_to_string(f"{STREAM}#bubble", {**context, "turn": {
-            "id": turn, "text": event.text, "flagged": flagged}})
-    if event.kind == "error":
-        return render_failure(turn=turn, conversation=conversation, text=event.text)
-    return ""
-
-
-def render_text(text: str, *, turn: str) -> str:
-    """Streamed answer text (one delta, or several joined), appended to the bubble."""
-    return render_to_string(f"{STREAM}#token", {"turn": {"id": turn}, "event": {"text": text}})
-
-
-def render_failure(*, turn: str, conversation: Conversation, text: str) -> str:
-    return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
-        "id": turn, "text": text, "failed": True, "retry": True}})
-
-
-TOOL_PARTIALS = {"get_statement", "list_cards", "find_transactions"}
 
 
 def run_turn_in_thread(*, user: Any, conversation: Conversation, message: Message,
@@ -265,9 +223,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
             new_title = ""
             if not self.conversation.title and message.text:  # chat.py titles it so
                 new_title = self.conversation.title = message.text[:60]
-            await self.answer(message, turn, render_to_string(f"{STREAM}#turn-start", {
-                "turn": {"id": turn, "streaming": True}, "message": message,
-                "conversation": self.conversation, "new_title": new_title}))
+            await self.answer(message, turn, render_turn_start(
+                turn=turn, message=message, conversation=self.conversation, new_title=new_title))
 
     async def retry(self, chat_input: ChatInput) -> None:
         try:
@@ -281,9 +238,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.notice(_("There is nothing to retry."))
             return
         turn = new_turn_id()
-        await self.answer(message, turn, render_to_string(f"{STREAM}#turn-retry", {
-            "turn": {"id": turn, "streaming": True}, "retry_of": chat_input.retry_of,
-            "conversation": self.conversation}))
+        await self.answer(message, turn, render_turn_retry(
+            turn=turn, retry_of=chat_input.retry_of, conversation=self.conversation))
 
     async def answer(self, message: Message, turn: str, opening: str) -> None:
         """Show the turn's opening fragment, then run the turn in the background,
@@ -398,7 +354,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def notice(self, text: str) -> None:
         """A notice for this socket only, sent directly (never through the group)."""
-        await self.send(text_data=render_to_string(f"{STREAM}#notice", {"text": text}))
+        await self.send(text_data=render_notice(text))
 
     async def chat_fragment(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

@@ -13,7 +13,6 @@ that says what happened and what to do, never a 500.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import uuid
 from collections.abc import Callable
@@ -45,13 +44,9 @@ from bankbot.chat import (
     message_to_retry,
 )
 from bankbot.chat_input import chat_input_from
-from bankbot.consumers import (
-    DATABASE_ERRORS,
-    SYSTEMS_UNREACHABLE,
-    TOOL_PARTIALS,
-    new_turn_id,
-)
-from bankbot.models import Conversation, Message
+from bankbot.consumers import DATABASE_ERRORS, SYSTEMS_UNREACHABLE
+from bankbot.fragments import timeline
+from bankbot.models import Conversation
 from tools import proposals
 from tools.context import InvalidAuthorizationContext
 from tools.models import Proposal
@@ -209,65 +204,6 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
             return database_unavailable(request, str(MESSAGE_NOT_ANSWERED), retry={
                 "conversation": str(conversation.public_id), "action": "retry"})
     return redirect(_conversation_url(conversation, "composer"))
-
-
-def timeline(conversation: Conversation) -> list[dict[str, Any]]:
-    """The conversation as the page shows it: customer messages, and for each of
-    them the assistant's turn — its answer, then the tables and confirm cards it
-    produced (the same order as while it streams)."""
-    by_reference = {p.reference: p for p in conversation.proposals.all()}
-    items: list[dict[str, Any]] = []
-    turn: dict[str, Any] | None = None
-    for message in conversation.messages.all():
-        if message.role == Message.Role.CUSTOMER:
-            items.append({"kind": "customer", "message": message})
-            turn = None
-            continue
-        if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
-            continue  # system notes (confirmation results) are for the model
-        if turn is None:
-            turn = {"kind": "turn", "id": new_turn_id(), "text": "", "flagged": "",
-                    "failed": False, "extras": []}
-            items.append(turn)
-        payload = message.payload or {}
-        if message.role == Message.Role.TOOL:
-            turn["extras"] += _tool_extras(payload, by_reference)
-        elif payload.get("error"):
-            turn.update(text=message.text, failed=True)
-            turn = None  # a retry answers in a new turn
-        elif message.text and not payload.get("tool_calls"):
-            turn.update(text=message.text, flagged=message.flagged)
-    if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
-        items[-1]["retry"] = True
-    return items
-
-
-def _tool_extras(payload: dict[str, Any], by_reference: dict[str, Proposal]) -> list[dict]:
-    try:
-        answer = json.loads(payload.get("content") or "{}")
-    except ValueError:
-        return []
-    if not isinstance(answer, dict):
-        return []
-    if answer.get("status") == "ok" and answer.get("tool") in TOOL_PARTIALS:
-        return [{"kind": "tool", "tool": answer["tool"], "result": _plain(answer.get("data"))}]
-    if answer.get("status") == "error" and isinstance(answer.get("candidates"), dict):
-        return [{"kind": "candidates", "result": _plain(answer["candidates"])}]
-    proposal = by_reference.get(str(answer.get("proposal", "")))
-    if answer.get("status") == "awaiting_confirmation" and proposal is not None:
-        return [{"kind": "proposal", "proposal": proposal}]
-    return []
-
-
-def _plain(value: Any) -> Any:
-    """A stored tool result without its provenance labels (the template escapes it)."""
-    if isinstance(value, dict):
-        if set(value) == {"external_text", "author"}:
-            return value["external_text"]
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
 
 
 # --- statements ---------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from accounts.models import Transaction
 from bankbot.agent import run_turn
 from bankbot.chat import message_customer_add
-from bankbot.consumers import new_turn_id, render_event
+from bankbot.fragments import new_turn_id, render_event
 from tests.agent.fakes import ScriptedModel, call, text
 from tests.conftest import days_ago
 from tools.models import Proposal

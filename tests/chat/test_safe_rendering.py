@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Transaction
 from bankbot.agent import TurnEvent
-from bankbot.consumers import render_event
+from bankbot.fragments import render_event
 from tests.chat.conftest import HOSTILE, make_proposal, statement_request
 from tests.chat.html_checks import (
     active_attributes,

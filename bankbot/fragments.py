@@ -1,0 +1,155 @@
+"""A turn as HTML, live or reloaded: an event of a running turn becomes an
+out-of-band fragment for the socket (``bankbot/stream.html``), and the stored
+conversation becomes the page's timeline (``bankbot/chat.html``). Both read a
+tool's answer through ``tool_extras``, so a table, the candidates or a confirm
+card looks the same whichever way it arrives.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from bankbot.agent import TurnEvent
+from bankbot.models import Conversation, Message
+from tools.models import Proposal
+
+STREAM = "bankbot/stream.html"
+
+# The read tools whose result the chat shows as a table or a list (chat.html#extra).
+TOOL_PARTIALS = frozenset({"get_statement", "list_cards", "find_transactions"})
+
+Extra = dict[str, Any]
+
+
+def new_turn_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def tool_extras(answer: Mapping[str, Any],
+                proposals: Mapping[str, Proposal] | None = None) -> list[Extra]:
+    """What a tool's answer (the harness's structured answer, provenance labels
+    dropped) shows under the turn: a read's table, a write's candidates to pick
+    from, or — given the conversation's proposals by reference — its confirm card.
+    A denial or an error shows nothing: the model's answer explains it."""
+    status, tool = answer.get("status"), answer.get("tool")
+    if status == "ok" and tool in TOOL_PARTIALS:
+        return [{"kind": "tool", "tool": tool, "result": answer.get("data") or {}}]
+    candidates = answer.get("candidates")
+    if status == "error" and isinstance(candidates, dict) and candidates:
+        return [{"kind": "candidates", "result": candidates}]
+    proposal = (proposals or {}).get(str(answer.get("proposal", "")))
+    if status == "awaiting_confirmation" and proposal is not None:
+        return [{"kind": "proposal", "proposal": proposal}]
+    return []
+
+
+# --- live: one event of a running turn → an out-of-band fragment ----------------
+
+def render_event(event: TurnEvent, *, turn: str, conversation: Conversation) -> str:
+    """One event of a turn as an out-of-band fragment ("" when there is nothing to show).
+    A write's confirm card comes as its own "proposal" event, after its tool event."""
+    if event.kind == "token":
+        return render_text(event.text, turn=turn)
+    if event.kind == "tool":
+        extras = tool_extras(event.data or {})
+    elif event.kind == "proposal" and event.proposal is not None:
+        extras = [{"kind": "proposal", "proposal": event.proposal}]
+    elif event.kind == "final":
+        flagged = event.message.flagged if event.message is not None else ""
+        return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
+            "id": turn, "text": event.text, "flagged": flagged}})
+    elif event.kind == "error":
+        return render_failure(turn=turn, conversation=conversation, text=event.text)
+    else:
+        return ""
+    return "".join(render_to_string(f"{STREAM}#extra", {
+        "turn": {"id": turn}, "conversation": conversation, "extra": extra}) for extra in extras)
+
+
+def render_text(text: str, *, turn: str) -> str:
+    """Streamed answer text (one delta, or several joined), appended to the bubble."""
+    return render_to_string(f"{STREAM}#token", {"turn": {"id": turn}, "event": {"text": text}})
+
+
+def render_failure(*, turn: str, conversation: Conversation, text: str) -> str:
+    """The turn's bubble as a failure, with Retry."""
+    return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
+        "id": turn, "text": text, "failed": True, "retry": True}})
+
+
+def render_turn_start(*, turn: str, message: Message, conversation: Conversation,
+                      new_title: str = "") -> str:
+    """The customer's stored message and the new turn's streaming bubble."""
+    return render_to_string(f"{STREAM}#turn-start", {
+        "turn": {"id": turn, "streaming": True}, "message": message,
+        "conversation": conversation, "new_title": new_title})
+
+
+def render_turn_retry(*, turn: str, retry_of: str | None, conversation: Conversation) -> str:
+    """A retried turn's streaming bubble; the failed turn's Retry button goes."""
+    return render_to_string(f"{STREAM}#turn-retry", {
+        "turn": {"id": turn, "streaming": True}, "retry_of": retry_of,
+        "conversation": conversation})
+
+
+def render_notice(text: str) -> str:
+    """A notice above the messages, for one socket."""
+    return render_to_string(f"{STREAM}#notice", {"text": text})
+
+
+# --- reloaded: the stored conversation → the page's timeline ----------------------
+
+def timeline(conversation: Conversation) -> list[dict[str, Any]]:
+    """The conversation as the page shows it: customer messages, and for each of
+    them the assistant's turn — its answer, then the tables and confirm cards it
+    produced (the same order as while it streams)."""
+    by_reference = {p.reference: p for p in conversation.proposals.all()}
+    items: list[dict[str, Any]] = []
+    turn: dict[str, Any] | None = None
+    for message in conversation.messages.all():
+        if message.role == Message.Role.CUSTOMER:
+            items.append({"kind": "customer", "message": message})
+            turn = None
+            continue
+        if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
+            continue  # system notes (confirmation results) are for the model
+        if turn is None:
+            turn = {"kind": "turn", "id": new_turn_id(), "text": "", "flagged": "",
+                    "failed": False, "extras": []}
+            items.append(turn)
+        payload = message.payload or {}
+        if message.role == Message.Role.TOOL:
+            turn["extras"] += tool_extras(_stored_answer(payload), by_reference)
+        elif payload.get("error"):
+            turn.update(text=message.text, failed=True)
+            turn = None  # a retry answers in a new turn
+        elif message.text and not payload.get("tool_calls"):
+            turn.update(text=message.text, flagged=message.flagged)
+    if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
+        items[-1]["retry"] = True
+    return items
+
+
+def _stored_answer(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool message's answer as the model read it, without provenance labels."""
+    try:
+        answer = json.loads(payload.get("content") or "{}")
+    except ValueError:
+        return {}
+    return _without_labels(answer) if isinstance(answer, dict) else {}
+
+
+def _without_labels(value: Any) -> Any:
+    """Labelled external text back to plain text (the template escapes it)."""
+    if isinstance(value, dict):
+        if set(value) == {"external_text", "author"}:
+            return value["external_text"]
+        return {key: _without_labels(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_labels(item) for item in value]
+    return value
