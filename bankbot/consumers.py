@@ -25,11 +25,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import InterfaceError, OperationalError, close_old_connections
+from django.db import close_old_connections
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from redis.exceptions import RedisError
 
 from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
@@ -46,6 +44,15 @@ from bankbot.fragments import (
     render_turn_start,
 )
 from bankbot.models import Conversation, Message
+from bankbot.outage import (
+    DATABASE_ERRORS,
+    LAYER_ERRORS,
+    LIVE_CHAT_DOWN,
+    MESSAGE_NOT_SAVED,
+    SYSTEMS_UNREACHABLE,
+    TRY_AGAIN_LATER_CLOSE_CODE,
+    WORKER_BUSY,
+)
 from bankbot.streaming import Clock, TurnStream
 from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
 
@@ -53,31 +60,6 @@ log = logging.getLogger(__name__)
 
 # Background turns, kept referenced until they finish (asyncio holds tasks weakly).
 _turns: set[asyncio.Task[None]] = set()
-
-# What a channel layer raises when its backend is down or hung: redis-py's
-# ConnectionError and TimeoutError (RedisError), and the built-in OSError family
-# (ConnectionError, TimeoutError — which asyncio.TimeoutError is since 3.11).
-LAYER_ERRORS: tuple[type[Exception], ...] = (OSError, RedisError)
-# A database that is down, restarting or unreachable. Not every DatabaseError:
-# an IntegrityError or ProgrammingError is a bug, and "try again" would not fix it.
-DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
-# "Try Again Later" (1013) in the application range: Daphne (autobahn) lets an
-# application close with 1000 or 3000-4999 only.
-TRY_AGAIN_LATER_CLOSE_CODE = 4013
-
-SYSTEMS_UNREACHABLE = gettext_lazy(
-    "The bank's systems are not reachable right now. Nothing was done; please try again "
-    "in a minute.")
-LIVE_CHAT_DOWN = gettext_lazy(
-    "Live chat is not available right now. Everything you sent so far is saved; please try "
-    "again in a minute.")
-MESSAGE_NOT_SAVED = gettext_lazy(
-    "The bank's systems are not reachable right now, so your message was not saved. Please "
-    "send it again in a minute.")
-WORKER_BUSY = gettext_lazy(
-    "The assistant is answering many customers right now. Your message is saved; press Retry "
-    "in a moment.")
-
 
 def run_turn_in_thread(*, user: Any, conversation: Conversation, message: Message,
                        on_event: Callable[[agent.TurnEvent], None], language: str,

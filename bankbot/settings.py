@@ -61,7 +61,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
     # Last, so it sees the view's exception first: a database outage is a 503 page.
-    "bankbot.middleware.DatabaseOutageMiddleware",
+    "bankbot.outage.OutageMiddleware",
 ]
 
 ROOT_URLCONF = "bankbot.urls"

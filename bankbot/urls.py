@@ -21,5 +21,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler403 = "bankbot.views.permission_denied"
-handler404 = "bankbot.views.page_not_found"
+# Rendered after the middleware: they answer a database outage themselves.
+handler403 = "bankbot.outage.permission_denied"
+handler404 = "bankbot.outage.page_not_found"

@@ -6,14 +6,14 @@ the same template (``chat.html#proposal-card``). Whose data a view shows comes
 from the session's customer alone: another customer's conversation or proposal
 is a 404, exactly like one that does not exist.
 
-The views that act (send, confirm, decline) answer a database outage with a 503
-that says what happened and what to do, never a 500.
+A database outage is a 503 that says what happened and what to do, never a 500
+(bankbot/outage.py); the views that act (send, confirm, decline) keep their form
+for Try again, and say so when the outage came after their write.
 """
 
 from __future__ import annotations
 
 import functools
-import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -24,9 +24,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext_lazy
-from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -44,24 +41,20 @@ from bankbot.chat import (
     message_to_retry,
 )
 from bankbot.chat_input import chat_input_from
-from bankbot.consumers import DATABASE_ERRORS, SYSTEMS_UNREACHABLE
 from bankbot.fragments import timeline
 from bankbot.models import Conversation
+from bankbot.outage import (
+    DATABASE_ERRORS,
+    MESSAGE_NOT_ANSWERED,
+    RESULT_NOT_SHOWN,
+    Outage,
+    keeps_its_form,
+)
 from tools import proposals
 from tools.context import InvalidAuthorizationContext
 from tools.models import Proposal
 
-log = logging.getLogger(__name__)
-
 CustomerView = Callable[..., HttpResponse]
-
-# After the write committed, the database went away before the page could show it.
-RESULT_NOT_SHOWN = gettext_lazy(
-    "Your choice was received, but the bank's systems stopped responding before the result "
-    "could be shown. Please try again in a minute; nothing will be done twice.")
-MESSAGE_NOT_ANSWERED = gettext_lazy(
-    "Your message is saved, but the bank's systems are not reachable right now to answer it. "
-    "Please try again in a minute.")
 
 
 def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
@@ -77,57 +70,6 @@ def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
         return view(request, customer, *args, **kwargs)
 
     return login_required(never_cache(wrapped))
-
-
-def database_outage_is_503(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """The database down or unreachable, anywhere in the view (the session and
-    customer lookups included): a 503 saying nothing was done. The services'
-    writes are atomic, so that is true; where a view goes on after a write, it
-    says otherwise itself."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except DATABASE_ERRORS:
-            log.warning("database unavailable: %s %s", request.method, request.path,
-                        exc_info=True)
-            return database_unavailable(request, str(SYSTEMS_UNREACHABLE),
-                                        public_id=kwargs.get("public_id"))
-
-    return wrapped
-
-
-def database_unavailable(request: HttpRequest, text: str, *, public_id: uuid.UUID | None = None,
-                         retry: dict[str, str] | None = None,
-                         replay: bool = True) -> HttpResponse:
-    """503, without touching the database. A confirm card (htmx) stays as it is,
-    digest and all, and shows ``text`` in its error slot, so Confirm works again
-    once the bank does. Otherwise a page: for a GET, Try again loads it again; for
-    a POST from one of our own forms (``replay``), Try again posts the same fields
-    (``retry``: other fields instead). Any other POST (a sign-in, an admin form)
-    gets no Try again: its fields, a password among them, are never echoed."""
-    if request.htmx and public_id is not None:
-        response = render(request, "bankbot/chat.html#proposal-unavailable",
-                          {"public_id": public_id, "error": text}, status=503)
-        response["HX-Reswap"] = "none"  # only the out-of-band error slot changes
-        return response
-    if request.method != "POST":
-        return render(request, "503.html",
-                      {"text": text, "reload_url": _same_site(request.get_full_path())},
-                      status=503)
-    if not replay:
-        return render(request, "503.html", {"text": text}, status=503)
-    fields = list(retry.items()) if retry is not None else [
-        (name, value) for name, values in request.POST.lists() for value in values
-        if name != "csrfmiddlewaretoken"]
-    return render(request, "503.html", {"text": text, "retry_url": _same_site(request.path),
-                                        "retry_fields": sorted(fields)}, status=503)
-
-
-def _same_site(url: str) -> str:
-    """A path of this site to link back to; anything else ("//elsewhere") goes home."""
-    return url if url_has_allowed_host_and_scheme(url, allowed_hosts=None) else reverse("home")
 
 
 def _conversation_or_404(customer: Customer, public_id: Any) -> Conversation:
@@ -175,7 +117,7 @@ def conversation_new(request: HttpRequest, customer: Customer) -> HttpResponse:
 
 
 @require_POST
-@database_outage_is_503
+@keeps_its_form
 @customer_view
 def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
     """The chat without JavaScript: store the message, answer it, show the page.
@@ -199,10 +141,9 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
     if message is not None:
         try:
             run_turn(user=request.user, conversation=conversation, customer_message=message)
-        except DATABASE_ERRORS:  # the message is stored; Try again answers it (a retry)
-            log.warning("database unavailable while answering", exc_info=True)
-            return database_unavailable(request, str(MESSAGE_NOT_ANSWERED), retry={
-                "conversation": str(conversation.public_id), "action": "retry"})
+        except DATABASE_ERRORS as error:  # the message is stored; Try again answers it
+            raise Outage(MESSAGE_NOT_ANSWERED, retry={
+                "conversation": str(conversation.public_id), "action": "retry"}) from error
     return redirect(_conversation_url(conversation, "composer"))
 
 
@@ -274,7 +215,7 @@ def _shift(year: int, month: int, delta: int) -> str:
 # --- confirm cards --------------------------------------------------------------
 
 @require_POST
-@database_outage_is_503
+@keeps_its_form
 @customer_view
 def proposal_confirm(request: HttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
@@ -290,13 +231,12 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
             confirmation_note(proposal=outcome.proposal, response=outcome.response)
         # The proposal as the confirmation left it: no need to read it back.
         return _proposal_card(request, customer, public_id, proposal=outcome.proposal)
-    except DATABASE_ERRORS:  # done, and a second click replays it
-        log.warning("database unavailable after a confirmation", exc_info=True)
-        return database_unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
+    except DATABASE_ERRORS as error:  # done, and a second click replays it
+        raise Outage(RESULT_NOT_SHOWN) from error
 
 
 @require_POST
-@database_outage_is_503
+@keeps_its_form
 @customer_view
 def proposal_decline(request: HttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
@@ -309,9 +249,8 @@ def proposal_decline(request: HttpRequest, customer: Customer,
     try:
         decline_note(proposal=proposal)
         return _proposal_card(request, customer, public_id, proposal=proposal)
-    except DATABASE_ERRORS:  # declined already; a second click says so again
-        log.warning("database unavailable after a decline", exc_info=True)
-        return database_unavailable(request, str(RESULT_NOT_SHOWN), public_id=public_id)
+    except DATABASE_ERRORS as error:  # declined already; a second click says so again
+        raise Outage(RESULT_NOT_SHOWN) from error
 
 
 # An error keeps the card (now showing the proposal's real state) and says why.
@@ -338,23 +277,3 @@ def _proposal_missing(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "bankbot/chat.html#proposal-missing", status=404)
     raise Http404("proposal not found")
-
-
-# --- error pages -------------------------------------------------------------
-# The 403 and 404 pages extend base.html, which reads the session's user: with
-# the database down, rendering them would fail as a 500. They say so instead.
-
-def _outage_said(page: Callable[[HttpRequest, Exception], HttpResponse]
-                 ) -> Callable[[HttpRequest, Exception], HttpResponse]:
-    @functools.wraps(page)
-    def handler(request: HttpRequest, exception: Exception) -> HttpResponse:
-        try:
-            return page(request, exception)
-        except DATABASE_ERRORS:
-            return database_unavailable(request, str(SYSTEMS_UNREACHABLE), replay=False)
-
-    return handler
-
-
-page_not_found = _outage_said(defaults.page_not_found)
-permission_denied = _outage_said(defaults.permission_denied)

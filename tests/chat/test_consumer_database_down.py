@@ -42,7 +42,7 @@ def refused(*args, **kwargs):
 
 async def test_a_socket_opening_while_the_database_is_down_is_told_so_and_closed_to_retry(
         connect, alice, alice_conversation, monkeypatch):
-    from bankbot.consumers import TRY_AGAIN_LATER_CLOSE_CODE
+    from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
 
     monkeypatch.setattr("bankbot.consumers._own_conversation", refused)
     communicator, connected = await connect(alice_conversation, user=alice.user)

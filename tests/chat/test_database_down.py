@@ -225,3 +225,32 @@ def test_the_outage_middleware_keeps_the_asgi_middleware_chain_async():
     from django.core.handlers.asgi import ASGIHandler
 
     assert not isinstance(ASGIHandler()._middleware_chain, SyncToAsync)
+
+
+def test_a_form_that_does_not_keep_its_fields_gets_a_503_without_try_again(client_for, alice):
+    # Only the views marked keeps_its_form (send, confirm, decline) post their fields again.
+    client = client_for(alice)
+    with database_down():
+        response = client.post("/c/new")
+    html = response.content.decode()
+    assert response.status_code == 503 and UNREACHABLE in html and "<form" not in html
+
+
+@pytest.mark.parametrize("status", [403, 404])
+def test_an_error_page_that_meets_the_outage_is_a_503(rf, status):
+    # Django renders these pages after the middleware: they answer the outage themselves.
+    from django.core.exceptions import PermissionDenied
+    from django.http import Http404
+    from django.urls import get_resolver
+    from django.utils.functional import SimpleLazyObject
+
+    def refuse():
+        raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+
+    request = rf.get("/somewhere/")
+    request.user = SimpleLazyObject(refuse)  # the page's first query: the session's user
+    handler = get_resolver().resolve_error_handler(status)
+    response = handler(request, PermissionDenied() if status == 403 else Http404())
+    html = response.content.decode()
+    assert response.status_code == 503 and UNREACHABLE in html
+    assert 'href="/somewhere/"' in html

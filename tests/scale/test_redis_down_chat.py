@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from bankbot.consumers import TRY_AGAIN_LATER_CLOSE_CODE
+from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
 from tests.chat.conftest import ORIGIN, session_cookie
 from tests.scale.conftest import DatabaseLink
 from tests.scale.test_channel_layer import settings_with
