@@ -1,6 +1,6 @@
 """``python -m bench`` (or ``bin/bench``): every benchmark, side by side, one run.
 
-    bin/bench                     all parts: a confirm d b c e
+    bin/bench                     all parts: a confirm d b c e f
     bin/bench --parts a,confirm   some of them
     bin/bench --quick             smaller sizes, for a smoke run
     bin/bench --json              the whole report on stdout instead of the summary
@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -259,7 +260,7 @@ def bench_lab() -> dict[str, Any]:
             "goal": "< 60 s on two cores"}
 
 
-PARTS = ("a", "confirm", "d", "b", "c", "e")
+PARTS = ("a", "confirm", "d", "b", "c", "e", "f")
 _started = time.monotonic()
 
 
@@ -309,6 +310,27 @@ def summary(report: dict[str, Any]) -> str:
         rows.append(("e", "the lab corpus (both harnesses and behaviours) + the adversary",
                      f"{e['wall_seconds']:.1f} s ({parts_e}; exit code {e['exit_code']})",
                      "< 60 s"))
+    if "f" in report:
+        f = report["f"]
+
+        def side(name: str, s: dict[str, Any]) -> str:
+            if not s.get("answered"):
+                return f"{name}: no turn answered ({s.get('outcomes')})"
+            unanswered = s["turns"] - s["answered"]
+            rss = " + ".join(f"{w['peak_rss_mb']:.0f}" for w in s["workers"])
+            paced = s.get("paced") or {}
+            return (f"{name}: median {_x(s['median_x'])}, slowest {_x(s['slowest_x'])}, "
+                    f"{s['model']['peak_in_flight']} in flight, peak RSS {rss} MB"
+                    + (f", {unanswered} not answered" if unanswered else "")
+                    + (f" (paced over {f['model_delay_s']:g} s: median "
+                       f"{_x(paced['median_x'])}, slowest {_x(paced['slowest_x'])})"
+                       if paced.get("answered") else ""))
+
+        rows.append(("f", f"{f['turns']} simultaneous turns, model {f['model_delay_s']:g} s: "
+                          "answer time ÷ the model's latency",
+                     "; ".join(side(name, f[key]) for name, key in (
+                         ("one worker", "one_worker"), ("two workers", "two_workers"))
+                         if key in f), "median ≤ 1.2×, slowest ≤ 2×"))
     lines = ["| | what | measured | goal |", "|---|---|---|---|"]
     lines += [f"| {part} | {what} | {measured} | {goal} |" for part, what, measured, goal in rows]
     return "\n".join(lines)
@@ -328,6 +350,9 @@ def main() -> None:
         parser.error(f"unknown part(s): {', '.join(unknown) or '(none given)'}; "
                      f"choose from {', '.join(PARTS)}")
     quick = args.quick
+    # A throwaway key shared by every process the benchmark starts (the sessions its
+    # setup signs are checked by its workers): the settings refuse the demo key.
+    os.environ.setdefault("SECRET_KEY", f"bankbot-bench-{secrets.token_hex(24)}")
     report: dict[str, Any] = {"machine": machine(), "quick": quick}
     step("PostgreSQL and Redis (bin/services)")
     pg = services_env()["DATABASE_URL"]
@@ -354,6 +379,12 @@ def main() -> None:
     if "e" in parts:
         step("e: the lab corpus")
         report["e"] = bench_lab()
+    if "f" in parts:
+        from bench.inflight import bench_inflight
+
+        step("f: turns in flight: simultaneous chat turns against a fake model that takes "
+             "5 s a call, one worker then two behind nginx")
+        report["f"] = bench_inflight(pg, quick, inproc, fresh_pg_database, step)
     out = ROOT / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     # A run of some parts keeps the others' last figures; each part says when.

@@ -375,16 +375,19 @@ def http_setup(proposals: int, ids_path: str) -> dict[str, Any]:
     return {"session": client.cookies["sessionid"].value, "proposals": proposals}
 
 
-def ws_setup(sockets: int, path: str) -> dict[str, Any]:
-    """Data for benchmark (c): ``sockets`` customers (the chat's rate limit is per
-    customer), each signed in with a card and an open conversation."""
+def ws_setup(sockets: int, path: str, transactions: int = 20) -> dict[str, Any]:
+    """Data for benchmarks (c) and (f): ``sockets`` customers (the chat's rate limit
+    is per customer), each signed in with a card, ``transactions`` transactions and
+    an open conversation."""
     from django.test import Client
 
     people = []
     for n in range(sockets):
         customer, account, _ = make_customer(f"wsbench{n}")
-        add_transactions(account, 20, first_ref=800_000_000 + n * 100,
-                         start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+        if transactions:
+            add_transactions(account, transactions, first_ref=800_000_000 + n * 100,
+                             start=timezone.now() - timedelta(days=30),
+                             spread_seconds=20 * 86400)
         conversation = Conversation.objects.create(customer=customer)
         client = Client()
         client.force_login(customer.user)
@@ -408,7 +411,7 @@ def main() -> None:
                                      job.get("insert_calls", 50),
                                      job.get("insert_bulk_rows", 20_000))
     if "ws_setup" in job["parts"]:
-        out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"])
+        out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"], job.get("transactions", 20))
     if "http_setup" in job["parts"]:
         out["http_setup"] = http_setup(job["proposals"], job["ids_path"])
     print(json.dumps(out))

@@ -14,7 +14,7 @@ def test_it_refuses_an_unknown_part_before_starting_anything():
     done = subprocess.run([sys.executable, "-m", "bench", "--parts", "a,zz"],
                           cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "unknown part(s): zz; choose from a, confirm, d, b, c, e" in done.stderr
+    assert "unknown part(s): zz; choose from a, confirm, d, b, c, e, f" in done.stderr
     assert "PostgreSQL" not in done.stderr  # nothing was started
 
 
@@ -32,4 +32,23 @@ def test_its_summary_sets_each_ratio_against_its_goal():
     assert any("dispute 2.50×, block 3.25×" in line and "≤ 2×" in line for line in lines)
     assert any("throughput 0.34, p99 2.00×" in line for line in lines)
     assert any("29.9 s (corpus 12.5 s, adversary 17.4 s; exit code 0)" in line for line in lines)
-    assert not any(line.startswith(("| c ", "| d ")) for line in lines)  # parts not run
+    assert not any(line.startswith(("| c ", "| d ", "| f ")) for line in lines)  # parts not run
+
+
+def test_its_summary_gives_the_turns_in_flight_against_their_goal():
+    def side(median: float, slowest: float, peak: int, rss: list[float]) -> dict:
+        return {"turns": 200, "answered": 200, "median_x": median, "slowest_x": slowest,
+                "model": {"peak_in_flight": peak},
+                "workers": [{"peak_rss_mb": mb} for mb in rss],
+                "paced": {"answered": 200, "median_x": 1.01, "slowest_x": 1.05}}
+
+    report = {"f": {"turns": 200, "model_delay_s": 5.0,
+                    "one_worker": side(1.67, 1.69, 200, [190.1]),
+                    "two_workers": {**side(1.59, 2.23, 187, [141.8, 142.9]), "answered": 198}}}
+    [row] = [line for line in summary(report).splitlines() if line.startswith("| f ")]
+    assert "200 simultaneous turns, model 5 s" in row
+    assert ("one worker: median 1.67×, slowest 1.69×, 200 in flight, peak RSS 190 MB "
+            "(paced over 5 s: median 1.01×, slowest 1.05×)") in row
+    assert "two workers: median 1.59×, slowest 2.23×, 187 in flight, peak RSS 142 + 143 MB, " \
+           "2 not answered" in row
+    assert row.endswith("| median ≤ 1.2×, slowest ≤ 2× |")
