@@ -126,9 +126,10 @@ def bench_guarded_read(calls: int) -> dict[str, Any]:
 
 
 def bench_confirm(calls: int) -> dict[str, Any]:
-    """Confirm-plus-execute (claim, confirmation, idempotency record, service,
-    trace) vs the bare service, for both write tools."""
-    needed = (ROUNDS + 1) * calls
+    """Confirm-plus-execute (one transaction: lock, confirmation, service,
+    proposal, idempotency record, trace) vs the bare service, for both write
+    tools; and the statements one call of each sends."""
+    needed = (ROUNDS + 1) * calls + 1  # + 1: the call whose statements are counted
     customer, account, _ = make_customer("writer")
     user = customer.user
     add_transactions(account, 2 * needed, first_ref=20_000_000,
@@ -164,6 +165,11 @@ def bench_confirm(calls: int) -> dict[str, Any]:
     def bare_block() -> None:
         card_block(customer=customer, last4=next(bare_blocks).last4, idempotency_key=uuid.uuid4())
 
+    statements = {name: _statements(fn) for name, fn in (
+        ("confirm_raise_dispute", lambda: confirm(dispute_proposals)),
+        ("bare_dispute_open", bare_dispute),
+        ("confirm_block_card", lambda: confirm(block_proposals)),
+        ("bare_card_block", bare_block))}
     times = rounds({
         "confirm_raise_dispute": lambda: confirm(dispute_proposals),
         "bare_dispute_open": bare_dispute,
@@ -171,9 +177,21 @@ def bench_confirm(calls: int) -> dict[str, Any]:
         "bare_card_block": bare_block,
     }, calls)
     return {"calls_per_round": calls, "rounds": ROUNDS, "seconds": times,
+            "statements": statements,
             "ratio_dispute": times["confirm_raise_dispute"] / times["bare_dispute_open"],
             "ratio_block": times["confirm_block_card"] / times["bare_card_block"],
-            "goal": "<= 2"}
+            "goal": "<= 1.8"}
+
+
+def _statements(fn: Callable[[], Any]) -> dict[str, Any]:
+    """The statements one call sends, as Django captures them: BEGIN, COMMIT and
+    savepoints included, each a round trip."""
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        fn()
+    sql = [q["sql"] for q in captured.captured_queries]
+    return {"count": len(sql), "sql": [line[:160] for line in sql]}
 
 
 def add_population(accounts: int, per_account: int) -> None:
@@ -347,10 +365,11 @@ def bench_big_account(big: int, small: int, calls: int, population: int, insert_
     }
 
 
-def http_setup(proposals: int, ids_path: str) -> dict[str, Any]:
+def http_setup(proposals: int, ids_path: str, unguarded_path: str = "") -> dict[str, Any]:
     """Data for benchmark (b): one signed-in customer, ``proposals`` pending
-    dispute proposals (one per transaction) listed in ``ids_path``, and the
-    bare view's table."""
+    dispute proposals (one per transaction) listed in ``ids_path``, as many other
+    transactions (on a second account) for the unguarded endpoint listed in
+    ``unguarded_path`` ("reference amount"), and the bare view's table."""
     from django.test import Client
 
     from bench.urls import BARE_TABLE
@@ -366,6 +385,14 @@ def http_setup(proposals: int, ids_path: str) -> dict[str, Any]:
             proposal = proposal_create(ctx, spec, spec.args(
                 transaction=txn.reference, amount=f"{txn.amount:.2f}", reason="not_recognised"), [])
             ids.write(f"{proposal.public_id} {proposal.args_digest}\n")
+    if unguarded_path:
+        other = Account.objects.create(customer=customer,
+                                       number=f"KZ{uuid.uuid4().hex[:18].upper()}")
+        add_transactions(other, proposals, first_ref=750_000_000,
+                         start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+        with open(unguarded_path, "w") as lines:
+            for txn in Transaction.objects.filter(account=other).order_by("id"):
+                lines.write(f"{txn.reference} {txn.amount:.2f}\n")
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (id bigserial PRIMARY KEY, "
                        "user_id bigint NOT NULL, body text NOT NULL, "
@@ -375,11 +402,14 @@ def http_setup(proposals: int, ids_path: str) -> dict[str, Any]:
     return {"session": client.cookies["sessionid"].value, "proposals": proposals}
 
 
-def ws_setup(sockets: int, path: str, transactions: int = 20) -> dict[str, Any]:
+def ws_setup(sockets: int, path: str, transactions: int = 20, naive: int = 0) -> dict[str, Any]:
     """Data for benchmarks (c) and (f): ``sockets`` customers (the chat's rate limit
     is per customer), each signed in with a card, ``transactions`` transactions and
-    an open conversation."""
+    an open conversation; for the last ``naive`` of them, a conversation the bench
+    workers answer through the naive harness (``NAIVE_TITLE``)."""
     from django.test import Client
+
+    from bench import NAIVE_TITLE
 
     people = []
     for n in range(sockets):
@@ -388,11 +418,13 @@ def ws_setup(sockets: int, path: str, transactions: int = 20) -> dict[str, Any]:
             add_transactions(account, transactions, first_ref=800_000_000 + n * 100,
                              start=timezone.now() - timedelta(days=30),
                              spread_seconds=20 * 86400)
-        conversation = Conversation.objects.create(customer=customer)
+        is_naive = n >= sockets - naive
+        conversation = Conversation.objects.create(customer=customer,
+                                                   title=NAIVE_TITLE if is_naive else "")
         client = Client()
         client.force_login(customer.user)
         people.append({"session": client.cookies["sessionid"].value,
-                       "conversation": str(conversation.public_id)})
+                       "conversation": str(conversation.public_id), "naive": is_naive})
     Path(path).write_text(json.dumps(people))
     return {"sockets": sockets}
 
@@ -411,9 +443,11 @@ def main() -> None:
                                      job.get("insert_calls", 50),
                                      job.get("insert_bulk_rows", 20_000))
     if "ws_setup" in job["parts"]:
-        out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"], job.get("transactions", 20))
+        out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"], job.get("transactions", 20),
+                                   job.get("naive", 0))
     if "http_setup" in job["parts"]:
-        out["http_setup"] = http_setup(job["proposals"], job["ids_path"])
+        out["http_setup"] = http_setup(job["proposals"], job["ids_path"],
+                                       job.get("unguarded_path", ""))
     print(json.dumps(out))
 
 

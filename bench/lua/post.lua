@@ -2,7 +2,9 @@
 -- BENCH_IDS: a file of "public_id digest" lines; each wrk thread takes its own
 -- stripe and confirms each proposal once (POST /proposals/<id>/confirm). With
 -- BENCH_PATH set, every request goes there instead (the bare view), with the
--- same headers and a body of the same size.
+-- same headers and a body of the same size. With BENCH_BODY=dispute, the body is
+-- the line's transaction and amount (the unguarded endpoint: BENCH_IDS then lists
+-- "reference amount" lines, each transaction disputed once).
 local threads = {}
 local counter = 0
 
@@ -17,6 +19,7 @@ function init(args)
   local csrf = string.rep("s", 32)
   port = os.getenv("BENCH_PORT")
   fixed_path = os.getenv("BENCH_PATH")
+  dispute_body = os.getenv("BENCH_BODY") == "dispute"
   nthreads = tonumber(os.getenv("BENCH_THREADS"))
   headers = {
     ["Content-Type"] = "application/x-www-form-urlencoded",
@@ -41,7 +44,11 @@ function request()
   index = index + 1
   local item = items[((index - 1) % #items) + 1]
   local path = fixed_path or ("/proposals/" .. item[1] .. "/confirm")
-  return wrk.format("POST", path, headers, "digest=" .. item[2])
+  local body = "digest=" .. item[2]
+  if dispute_body then
+    body = "transaction=" .. item[1] .. "&amount=" .. item[2] .. "&reason=not_recognised"
+  end
+  return wrk.format("POST", path, headers, body)
 end
 
 function done(summary, latency, requests)

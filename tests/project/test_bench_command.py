@@ -20,8 +20,10 @@ def test_it_refuses_an_unknown_part_before_starting_anything():
 
 def test_its_summary_sets_each_ratio_against_its_goal():
     report = {
-        "postgresql": {"a": {"ratio": 1.456}, "confirm": {"ratio_dispute": 2.5,
-                                                           "ratio_block": 3.25}},
+        "postgresql": {"a": {"ratio": 1.456}, "confirm": {
+            "ratio_dispute": 1.5, "ratio_block": 1.75,
+            "statements": {"confirm_raise_dispute": {"count": 16}, "bare_dispute_open": {"count": 9},
+                           "confirm_block_card": {"count": 14}, "bare_card_block": {"count": 7}}}},
         "b": {"throughput_ratio": 0.34, "p99_ratio": 2.0},
         "e": {"wall_seconds": 29.94, "exit_code": 0,
               "runs": {"corpus": {"wall_seconds": 12.5}, "adversary": {"wall_seconds": 17.44}}},
@@ -29,8 +31,10 @@ def test_its_summary_sets_each_ratio_against_its_goal():
     lines = summary(report).splitlines()
     assert lines[:2] == ["| | what | measured | goal |", "|---|---|---|---|"]
     assert "| a | guarded read vs the bare selector | PostgreSQL 1.46× | ≤ 1.5× |" in lines
-    assert any("dispute 2.50×, block 3.25×" in line and "≤ 2×" in line for line in lines)
-    assert any("throughput 0.34, p99 2.00×" in line for line in lines)
+    assert any("dispute 1.50× (16 statements vs 9), block 1.75× (14 statements vs 7)" in line
+               and line.endswith("| ≤ 1.8× |") for line in lines)
+    assert any("throughput 0.34, p99 2.00×" in line and "unguarded endpoint" in line
+               and line.endswith("| throughput ≥ 0.7, p99 ≤ 1.5× |") for line in lines)
     assert any("29.9 s (corpus 12.5 s, adversary 17.4 s; exit code 0)" in line for line in lines)
     assert not any(line.startswith(("| c ", "| d ", "| f ")) for line in lines)  # parts not run
 
@@ -52,3 +56,16 @@ def test_its_summary_gives_the_turns_in_flight_against_their_goal():
     assert "two workers: median 1.59×, slowest 2.23×, 187 in flight, peak RSS 142 + 143 MB, " \
            "2 not answered" in row
     assert row.endswith("| median ≤ 1.2×, slowest ≤ 2× |")
+
+
+def test_its_summary_sets_the_guarded_turns_against_the_naive_ones():
+    def run(rate: float, failed: int = 0) -> dict:
+        return {"per_second": rate, "failed_turns": failed}
+
+    report = {"c": {"ratio": 0.81, "guarded_per_second": 24.3, "naive_per_second": 30.0,
+                    "guarded": [run(24.0), run(24.6, 1)], "naive": [run(29.0), run(31.0)],
+                    "chat": run(24.6, 1)}}
+    [row] = [line for line in summary(report).splitlines() if line.startswith("| c ")]
+    assert "guarded chat turns vs naive-harness turns, 50 sockets" in row
+    assert "0.81 (24.3 vs 30.0 turns/s, 1 failed)" in row
+    assert row.endswith("| ≥ 0.7 |")
