@@ -254,7 +254,9 @@ def proposal_decline(request: HttpRequest, customer: Customer,
 
 
 # An error keeps the card (now showing the proposal's real state) and says why.
-_ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409}
+# A confirm that could not run (the database was busy, nothing was done) is a 503:
+# the card stays clickable, and the customer tries again.
+_ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409, "temporarily_unavailable": 503}
 
 
 def _proposal_card(request: HttpRequest, customer: Customer, public_id: uuid.UUID,

@@ -131,3 +131,20 @@ def test_it_needs_a_signed_in_user(client, block_proposal):
 def test_it_only_accepts_post(client_for, alice, block_proposal):
     response = client_for(alice).get(f"/proposals/{block_proposal.public_id}/confirm")
     assert response.status_code == 405
+
+
+def test_a_confirm_the_database_was_too_busy_to_run_is_a_503_and_stays_clickable(
+        client_for, alice, block_proposal, monkeypatch):
+    from tools import proposals
+    from tools.idempotency import TemporarilyUnavailable
+
+    def busy(**kwargs):
+        raise TemporarilyUnavailable("The bank's systems are busy. Nothing was done; press "
+                                     "Confirm again in a moment.")
+
+    monkeypatch.setattr(proposals, "proposal_confirm", busy)
+    response = confirm(client_for(alice), block_proposal, **HTMX)
+    assert response.status_code == 503
+    assert "Nothing was done" in response.content.decode()
+    assert Proposal.objects.get(pk=block_proposal.pk).status == "pending"
+    assert Card.objects.get(last4="4242").status == "active"
