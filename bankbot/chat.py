@@ -35,6 +35,20 @@ def conversation_get(*, customer: Customer, public_id: Any) -> Conversation:
         raise NotFound("This conversation was not found.", code="conversation_not_found") from None
 
 
+def conversation_of_user(*, user: Any, public_id: Any) -> Conversation | None:
+    """The signed-in user's own conversation (its customer and user loaded), or None:
+    not a customer, or not theirs, answered alike."""
+    customer = Customer.objects.select_related("user").filter(user=user).first()
+    if customer is None:
+        return None
+    try:
+        conversation = conversation_get(customer=customer, public_id=public_id)
+    except NotFound:
+        return None
+    conversation.customer = customer  # read already, with its user
+    return conversation
+
+
 def conversation_start(*, customer: Customer, title: str = "") -> Conversation:
     return Conversation.objects.create(customer=customer, title=title[:120])
 

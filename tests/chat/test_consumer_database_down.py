@@ -44,7 +44,7 @@ async def test_a_socket_opening_while_the_database_is_down_is_told_so_and_closed
         connect, alice, alice_conversation, monkeypatch):
     from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
 
-    monkeypatch.setattr("bankbot.consumers._own_conversation", refused)
+    monkeypatch.setattr("bankbot.consumers.conversation_of_user", refused)
     communicator, connected = await connect(alice_conversation, user=alice.user)
     assert connected  # accepted, so the page hears why, not a failed handshake
     notice = await communicator.receive_from(timeout=5)

@@ -146,3 +146,71 @@ async def test_a_failed_group_discard_does_not_break_the_disconnect(connect, ali
     communicator, _ = await connect(alice_conversation, user=alice.user)
     monkeypatch.setattr(layer_class, "group_discard", failing(ConnectionError()))
     await communicator.disconnect()  # raises if the consumer did
+
+
+@pytest.fixture
+def held_turn(monkeypatch):
+    """The turn's thread waits for release.set() before the agent runs."""
+    import threading
+
+    from bankbot import turn_task
+
+    release = threading.Event()
+    real_run = turn_task.run_turn_in_thread
+
+    def run(**kwargs):
+        release.wait(10)
+        return real_run(**kwargs)
+
+    monkeypatch.setattr(turn_task, "run_turn_in_thread", run)
+    yield release
+    release.set()
+
+
+def deaf_after_first_message(monkeypatch, layer_class) -> None:
+    """Listening to the group works once, then fails: Redis went away mid-turn."""
+    working, heard = layer_class.receive, []
+
+    async def receive(self, channel):
+        if heard:
+            raise ConnectionError("Redis went away")
+        heard.append(await working(self, channel))
+        return heard[-1]
+
+    monkeypatch.setattr(layer_class, "receive", receive)
+
+
+async def test_a_socket_that_stops_hearing_the_group_mid_turn_gets_the_rest_directly(
+        connect, alice, alice_conversation, monkeypatch, layer_class, held_turn):
+    deaf_after_first_message(monkeypatch, layer_class)
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+    opening = await communicator.receive_from(timeout=5)  # through the group
+    assert 'hx-swap-oob="beforeend:#messages"' in opening
+    assert LIVE_CHAT_DOWN in await communicator.receive_from(timeout=5)
+
+    held_turn.set()
+    rest = await receive_until(communicator, 'data-state="done"')  # sent directly
+    assert not any(LIVE_CHAT_DOWN in fragment for fragment in rest)  # told once
+    closed = await communicator.receive_output(timeout=5)  # once the turn has ended
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}
+    await communicator.disconnect()
+
+
+async def test_a_message_sent_after_the_layer_failed_is_refused_not_stored(
+        connect, alice, alice_conversation, monkeypatch, layer_class, held_turn):
+    deaf_after_first_message(monkeypatch, layer_class)
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
+    await communicator.receive_from(timeout=5)  # the opening
+    assert LIVE_CHAT_DOWN in await communicator.receive_from(timeout=5)
+
+    # The socket closes once its turn ends: a new message is not taken here.
+    await communicator.send_to(text_data=frame(text="Again", client_message_id="c-2"))
+    assert LIVE_CHAT_DOWN in await communicator.receive_from(timeout=5)
+    held_turn.set()
+    await receive_until(communicator, 'data-state="done"')
+    closed = await communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}
+    assert await database_sync_to_async(roles)(alice_conversation) == ["customer", "assistant"]
+    await communicator.disconnect()

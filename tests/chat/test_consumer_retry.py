@@ -85,12 +85,12 @@ async def test_a_turn_that_ends_late_does_not_free_the_next_turn(connect, alice,
     import asyncio
     import threading
 
-    from bankbot import consumers
+    from bankbot import turn_task
     from bankbot.streaming import TurnStream
 
     a_may_end, b_may_run = asyncio.Event(), threading.Event()
     closes, runs = [], []
-    real_close, real_run = TurnStream.close, consumers.run_turn_in_thread
+    real_close, real_run = TurnStream.close, turn_task.run_turn_in_thread
 
     async def close(self):
         await real_close(self)
@@ -105,7 +105,7 @@ async def test_a_turn_that_ends_late_does_not_free_the_next_turn(connect, alice,
         return real_run(**kwargs)
 
     monkeypatch.setattr(TurnStream, "close", close)
-    monkeypatch.setattr(consumers, "run_turn_in_thread", run)
+    monkeypatch.setattr(turn_task, "run_turn_in_thread", run)
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="a"))
     await receive_until(communicator, 'data-state="done"')

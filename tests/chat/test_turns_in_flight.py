@@ -13,7 +13,7 @@ import threading
 import pytest
 from channels.db import database_sync_to_async
 
-from bankbot import consumers, turns
+from bankbot import turn_task, turns
 from bankbot.chat import message_customer_add, message_to_retry
 from bankbot.llm.config import ModelConfig
 from bankbot.llm.served import ModelServer, serve_in_thread
@@ -155,7 +155,7 @@ async def test_stopping_the_worker_mid_turn_loses_no_stored_message(connect, mod
     a, _ = await connect(conversation, user=conversation.customer.user)
     await a.send_to(text_data=frame(text="Show my statement for 2026-11", client_message_id="a"))
     await asyncio.to_thread(server.arrived.acquire, timeout=CAP_SECONDS)
-    for task in list(consumers._turns):  # what the event loop does when the worker stops
+    for task in list(turn_task._turns):  # what the event loop does when the worker stops
         task.cancel()
     server.release.set()  # the model's answer arrives after the stop
     for _ in range(CAP_SECONDS * 20):

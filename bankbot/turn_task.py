@@ -1,0 +1,101 @@
+"""A customer's turn as a background task of the chat socket: the agent runs on the
+worker's turn pool (bankbot/turns.py), each event becomes a fragment
+(bankbot/fragments.py), and the fragments leave in order, the answer's text a few
+words at a time (bankbot/streaming.py), through the socket's ``send``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from django.db import close_old_connections
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from bankbot import agent
+from bankbot.fragments import render_event, render_failure, render_text
+from bankbot.models import Conversation, Message
+from bankbot.streaming import Clock, TurnStream
+from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
+
+log = logging.getLogger(__name__)
+
+# Background turns, kept referenced until they finish (asyncio holds tasks weakly).
+_turns: set[asyncio.Task[None]] = set()
+
+
+def run_turn_in_thread(*, user: Any, conversation: Conversation, message: Message,
+                       on_event: Callable[[agent.TurnEvent], None], language: str,
+                       stop: StopSignal | None = None) -> None:
+    """The agent's synchronous turn, on a thread of the turn pool (bankbot/turns.py)."""
+    try:
+        with translation.override(language):
+            agent.run_turn(user=user, conversation=conversation, customer_message=message,
+                           on_event=on_event, stop=stop)
+    except TurnStopped:
+        log.info("chat: a turn stopped before its next model call (the worker is stopping)")
+    finally:
+        close_old_connections()
+
+
+def start_turn(*, turn: str, user: Any, conversation: Conversation, message: Message,
+               language: str, send: Callable[[str], Awaitable[None]], clock: Clock,
+               answered: Callable[[], None], ended: Callable[[], Awaitable[None]]) -> None:
+    """Run the turn in the background, in the slot the caller took (``turn_slots().take()``)
+    and sent the turn's opening fragment for; the slot is free again when the turn's
+    thread is. ``answered`` is called on the loop just before the answer's last
+    fragment goes (the customer may write again as soon as they can see it);
+    ``ended`` is awaited once every fragment of the turn has gone."""
+    stream = TurnStream(send, lambda text: render_text(text, turn=turn), clock=clock,
+                        before_last=answered)
+
+    def on_event(event: agent.TurnEvent) -> None:
+        # On the turn's worker thread: text goes to the stream as it is (rendered
+        # once per frame); other events are rendered here. Neither waits.
+        if event.kind == "token":
+            stream.text(event.text)
+            return
+        html = render_event(event, turn=turn, conversation=conversation)
+        if html:
+            stream.fragment(html, last=event.kind in ("final", "error"))
+
+    stop = StopSignal()
+    slots = turn_slots()
+
+    async def run() -> None:
+        try:
+            try:
+                # On the turn pool, not the loop's default executor: waiting on the
+                # model holds a thread, and a worker holds as many as it has slots.
+                try:
+                    future = turn_pool().submit(
+                        run_turn_in_thread, user=user, conversation=conversation,
+                        message=message, on_event=on_event, language=language, stop=stop)
+                except BaseException:
+                    slots.give_back()
+                    raise
+                future.add_done_callback(lambda _: slots.give_back())
+                try:
+                    await asyncio.wrap_future(future)
+                except asyncio.CancelledError:
+                    stop.set()  # the worker is stopping: end before the next model call
+                    raise
+            finally:
+                await stream.close()  # every fragment of the turn has been sent
+        except Exception:  # a bug, not a model failure: the page must not hang
+            log.exception("chat turn failed")
+            answered()
+            with translation.override(language):
+                await send(render_failure(
+                    turn=turn, conversation=conversation,
+                    text=_("Something went wrong while answering. Your message is saved; "
+                           "press Retry.")))
+        finally:
+            await ended()
+
+    task = asyncio.get_running_loop().create_task(run())
+    _turns.add(task)
+    task.add_done_callback(_turns.discard)
