@@ -4,6 +4,7 @@ that answers the same stored message (G11)."""
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
@@ -21,11 +22,29 @@ def roles(conversation) -> list[str]:
     return list(conversation.messages.values_list("role", flat=True))
 
 
-async def test_it_answers_one_message_at_a_time(connect, alice, alice_conversation):
+async def test_it_answers_one_message_at_a_time(connect, alice, alice_conversation,
+                                                monkeypatch):
+    from bankbot import turn_task
+
+    # The first turn waits until the second message has been answered "please wait":
+    # with the instant offline model it could otherwise end before the second frame.
+    second_refused, real_run = threading.Event(), turn_task.run_turn_in_thread
+
+    held_turns = []
+
+    def held(**kwargs):
+        held_turns.append(kwargs["message"].text)
+        second_refused.wait(10)
+        return real_run(**kwargs)
+
+    monkeypatch.setattr(turn_task, "run_turn_in_thread", held)
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
     await communicator.send_to(text_data=frame(text="Hello again", client_message_id="c-2"))
-    fragments = await receive_until(communicator, 'data-state="done"')
+    refused = await receive_until(communicator, "Please wait for the answer")
+    second_refused.set()
+    fragments = refused + await receive_until(communicator, 'data-state="done"')
+    assert held_turns == ["Hello"]
     assert any("Please wait for the answer" in f for f in fragments)
     assert (await database_sync_to_async(roles)(alice_conversation)).count("customer") == 1
     await communicator.disconnect()
