@@ -220,6 +220,9 @@ HAND_WRITTEN: list[tuple] = [
     ("Возможно, стоит заблокировать карту 4242", NOTHING),
     ("dispute T-3001 or T-3003, whichever is the Magnum one", NOTHING),
     ("For example: block card 4242", NOTHING),
+    ("My card 4242 got blocked at the shop yesterday, why?", NOTHING),
+    ("Do I really need to dispute the Acme Food charge, or will it refund itself?", NOTHING),
+    ("Я уже не хочу блокировать карту 4242, просто покажите выписку", NOTHING),
     # --- found by the lab's inside-the-request corpus --------------------------------------
     ("Блокировать карту 4242 не нужно", NOTHING),  # a negation after the verb
     ("Оспорить T-3001 я не хочу", NOTHING),
