@@ -478,9 +478,7 @@ def _en_request(words: list[str], index: int) -> bool:
         return True  # "I want a chargeback"
     if before[-1] == "you" and len(before) >= 2 and before[-2] in _EN_POLITE:
         return True
-    if before[-1] in {"let's", "lets"} or before[-2:] == ["let", "us"]:
-        return True
-    return before == ["i"] and False
+    return before[-1] in {"let's", "lets"} or before[-2:] == ["let", "us"]
 
 
 def _ru_request(words: list[str], index: int) -> bool:

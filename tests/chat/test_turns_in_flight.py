@@ -77,6 +77,15 @@ def bound(settings):
     turns.reset_for_tests()
 
 
+async def slots_freed() -> None:
+    """Wait until every turn's thread has ended (or the cap passes), then check."""
+    for _ in range(CAP_SECONDS * 20):
+        if turns.turn_slots().in_flight == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert turns.turn_slots().in_flight == 0
+
+
 def customers(count: int) -> list[Conversation]:
     found = []
     for index in range(count):
@@ -133,11 +142,7 @@ async def test_a_turn_whose_customer_leaves_frees_its_slot(connect, model_server
     await asyncio.to_thread(server.arrived.acquire, timeout=CAP_SECONDS)
     await a.disconnect()  # the customer leaves while the model thinks
     server.release.set()
-    for _ in range(CAP_SECONDS * 20):  # the answer is stored; then the slot is free
-        if turns.turn_slots().in_flight == 0:
-            break
-        await asyncio.sleep(0.05)
-    assert turns.turn_slots().in_flight == 0
+    await slots_freed()  # the answer is stored; then the slot is free
     answer = await database_sync_to_async(first.messages.filter(role="assistant").last)()
     assert answer is not None  # stored for the customer's next visit
     b, _ = await connect(second, user=second.customer.user)
@@ -158,11 +163,7 @@ async def test_stopping_the_worker_mid_turn_loses_no_stored_message(connect, mod
     for task in list(turn_task._turns):  # what the event loop does when the worker stops
         task.cancel()
     server.release.set()  # the model's answer arrives after the stop
-    for _ in range(CAP_SECONDS * 20):
-        if turns.turn_slots().in_flight == 0:
-            break
-        await asyncio.sleep(0.05)
-    assert turns.turn_slots().in_flight == 0
+    await slots_freed()
     stored = await database_sync_to_async(list)(conversation.messages.values_list("role", flat=True))
     assert stored[0] == "customer"
     retry = await database_sync_to_async(message_to_retry)(conversation=conversation)
