@@ -45,6 +45,12 @@ class Card(models.Model):
         ACTIVE = "active", "Active"
         BLOCKED = "blocked", "Blocked"
 
+    class BlockedBy(models.TextChoices):
+        # Who blocked the card decides who may unblock it: the customer may undo
+        # only a block they made themselves, never one the bank made.
+        CUSTOMER = "customer", "the customer"
+        BANK = "bank", "the bank"
+
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="cards")
     brand = models.CharField(max_length=20, default="Visa")
     last4 = models.CharField(max_length=4, validators=[RegexValidator(r"^\d{4}$")])
@@ -53,6 +59,10 @@ class Card(models.Model):
     # The idempotency key of the confirmation that blocked the card: a retry
     # with the same key answers "blocked" rather than "already blocked".
     block_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # Empty while active; a blocked card with no record of who blocked it counts
+    # as the bank's block, which only staff may lift.
+    blocked_by = models.CharField(max_length=10, choices=BlockedBy.choices, blank=True,
+                                  default="", editable=False)
 
     class Meta:
         constraints = [
@@ -63,6 +73,11 @@ class Card(models.Model):
                 condition=Q(status="active", blocked_at__isnull=True)
                 | Q(status="blocked", blocked_at__isnull=False),
                 name="card_blocked_at_matches_status",
+            ),
+            # A customer's block is always their confirmation's: it carries its key.
+            models.CheckConstraint(
+                condition=~Q(blocked_by="customer") | Q(status="blocked", block_key__isnull=False),
+                name="card_customer_block_has_its_key",
             ),
         ]
 
@@ -173,17 +188,23 @@ class AppendOnlyModel(models.Model):
 
 
 class CardUnblock(AppendOnlyModel):
-    """A staff member unblocked a card: who, when, why, and which block it undid.
+    """A card was unblocked: who, when, why, and which block it undid.
 
-    Customers cannot unblock a card (there is no chat tool for it); staff can,
-    through ``card_unblock``, which writes one of these rows.
+    Staff unblock any block through ``card_unblock``, with a note; a customer
+    unblocks only a block of their own, through ``card_unblock_own`` (the chat's
+    ``unblock_card``, after their click), under their confirmation's key.
     """
 
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="unblocks")
-    note = models.TextField()
+    note = models.TextField(blank=True)
+    # None: the card's owner unblocked it themselves.
     staff_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="card_unblocks"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="card_unblocks",
+        null=True, blank=True,
     )
+    # The idempotency key of the customer's confirmation that unblocked it: a
+    # retry with the same key answers "unblocked" rather than "not blocked".
+    unblock_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # What the unblock cleared, kept because Card.block_key must be emptied (it is
     # unique): the time of the block and the confirmation key that made it.
@@ -194,8 +215,13 @@ class CardUnblock(AppendOnlyModel):
         ordering = ["id"]
         permissions = [("unblock_card", "Can unblock a card (with a note)")]
         constraints = [
-            models.CheckConstraint(condition=~Q(note=""), name="card_unblock_note_required"),
+            # Staff write a note; a customer's own unblock carries its key instead.
+            models.CheckConstraint(
+                condition=(Q(staff_user__isnull=False, unblock_key__isnull=True) & ~Q(note=""))
+                | Q(staff_user__isnull=True, unblock_key__isnull=False),
+                name="card_unblock_by_staff_with_note_or_by_customer_with_key",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.card} unblocked by {self.staff_user}"
+        return f"{self.card} unblocked by {self.staff_user or 'its owner'}"

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, NotPermitted
+from accounts.errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
 
@@ -44,10 +44,12 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
         card = card_get(customer=customer, last4=last4)
         if card.block_key == idempotency_key:
             return CardBlockResult(card=card, changed=True)  # a retry of the call that blocked it
-        if CardUnblock.objects.filter(block_key=idempotency_key).exists():
-            # A late retry of a block that staff have since reversed must not
-            # block the card again behind their back.
-            raise Conflict("This block was carried out and later reversed by support staff; "
+        reversal = CardUnblock.objects.filter(block_key=idempotency_key).first()
+        if reversal is not None:
+            # A late retry of a block that was since reversed must not block
+            # the card again behind the back of whoever unblocked it.
+            by = "by support staff" if reversal.staff_user_id else "in the chat"
+            raise Conflict(f"This block was carried out and later reversed {by}; "
                            "ask for a new block if the card should be blocked again.",
                            code="block_reversed")
         if Card.objects.filter(block_key=idempotency_key).exists():
@@ -55,10 +57,73 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
                            "ask the assistant to prepare the new block.",
                            code="idempotency_key_reused")
         changed = Card.objects.filter(pk=card.pk, status=Card.Status.ACTIVE).update(
-            status=Card.Status.BLOCKED, blocked_at=timezone.now(), block_key=idempotency_key
+            status=Card.Status.BLOCKED, blocked_at=timezone.now(), block_key=idempotency_key,
+            blocked_by=Card.BlockedBy.CUSTOMER,
         )
         card.refresh_from_db()
         return CardBlockResult(card=card, changed=bool(changed))
+
+
+@dataclass(frozen=True)
+class CardUnblockResult:
+    card: Card
+    changed: bool  # False when the card was already active: a clear no-op
+
+    def as_dict(self) -> dict[str, str | bool]:
+        return {"card": self.card.last4, "label": self.card.masked, "status": "active",
+                "changed": self.changed}
+
+
+def card_unblock_check(*, card: Card) -> None:
+    """The customer may lift only a block they made themselves (G7's business rule)."""
+    if card.status != Card.Status.BLOCKED:
+        raise RuleViolation(f"Card {card.masked} is not blocked; there is nothing to unblock.",
+                            code="card_not_blocked")
+    if card.blocked_by != Card.BlockedBy.CUSTOMER:
+        raise RuleViolation(f"Card {card.masked} was blocked by the bank, so only the bank can "
+                            "unblock it: the customer should call support or visit a branch.",
+                            code="card_blocked_by_bank")
+
+
+def card_unblock_own(*, customer: Customer, last4: str,
+                     idempotency_key: uuid.UUID) -> CardUnblockResult:
+    """Unblock one of the customer's cards that they blocked themselves.
+
+    A block the bank made stays (only staff lift it, ``card_unblock``). The
+    UPDATE is conditional on the block seen, so a block made meanwhile by the
+    bank, or a second unblock at once, changes nothing; the record keeps the key.
+    """
+    if not isinstance(idempotency_key, uuid.UUID):
+        raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
+    with transaction.atomic():
+        card = card_get(customer=customer, last4=last4)
+        done = CardUnblock.objects.filter(unblock_key=idempotency_key).first()
+        if done is not None and done.card_id == card.pk:
+            return CardUnblockResult(card=card, changed=True)  # a retry of the call that did it
+        if done is not None:
+            raise Conflict("This confirmation was already used to unblock another card; "
+                           "ask the assistant to prepare the new unblock.",
+                           code="idempotency_key_reused")
+        if card.status == Card.Status.ACTIVE:
+            return CardUnblockResult(card=card, changed=False)
+        card_unblock_check(card=card)
+        unblocked = Card.objects.filter(
+            pk=card.pk, status=Card.Status.BLOCKED, blocked_by=Card.BlockedBy.CUSTOMER,
+            block_key=card.block_key,
+        ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None, blocked_by="")
+        if not unblocked:  # changed since it was read: read it again and say what it is
+            card.refresh_from_db()
+            if card.status == Card.Status.ACTIVE:
+                return CardUnblockResult(card=card, changed=False)
+            card_unblock_check(card=card)
+            raise Conflict(f"Card {card.masked} changed while it was being unblocked; "
+                           "ask again.", code="card_changed")
+        record = CardUnblock(card=card, blocked_at=card.blocked_at, block_key=card.block_key,
+                             unblock_key=idempotency_key)
+        record.full_clean()
+        record.save()
+        card.refresh_from_db()
+        return CardUnblockResult(card=card, changed=True)
 
 
 # --- staff actions -------------------------------------------------------------
@@ -84,8 +149,9 @@ def note_clean(note: object, missing: str) -> str:
 def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
     """Unblock a blocked card on a staff member's word, recording who, when and why.
 
-    Customers cannot do this (no chat tool calls it). The block key is cleared
-    (it is unique, and the next block brings its own) and kept on the record.
+    Any block, the bank's too (a customer lifts only their own: ``card_unblock_own``).
+    The block key is cleared (it is unique, and the next block brings its own)
+    and kept on the record.
     The UPDATE is conditional on the block seen, so two staff unblocking at once
     record one unblock.
     """
@@ -99,7 +165,7 @@ def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
             unblocked = Card.objects.filter(
                 pk=card.pk, status=Card.Status.BLOCKED, block_key=current.block_key,
                 blocked_at=current.blocked_at,
-            ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None)
+            ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None, blocked_by="")
         if not unblocked:
             raise Conflict(f"Card {current.masked} is not blocked; there is nothing to unblock.",
                            code="card_not_blocked")
