@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
+from accounts.transactions import service_transaction
 
 MAX_NOTE_LENGTH = 2000
 UNBLOCK_PERMISSION = "accounts.unblock_card"
@@ -40,7 +41,7 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
     """
     if not isinstance(idempotency_key, uuid.UUID):
         raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
-    with transaction.atomic():
+    with service_transaction():
         card = card_get(customer=customer, last4=last4)
         if card.block_key == idempotency_key:
             return CardBlockResult(card=card, changed=True)  # a retry of the call that blocked it

@@ -17,6 +17,7 @@ from accounts.models import Customer, Transaction
 from accounts.money import to_amount
 from accounts.selectors import transaction_get
 from accounts.services import note_clean, staff_check
+from accounts.transactions import service_transaction
 from disputes.models import Dispute, DisputeReview
 
 # The first dispute is D-881, the public reference DESIGN.md uses as its example.
@@ -89,7 +90,7 @@ def dispute_open(
         raise InvalidInput("The reason must be one of: " + ", ".join(Dispute.Reason.values) + ".",
                            code="invalid_reason")
 
-    with transaction.atomic():
+    with service_transaction():
         replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount,
                                   reason)
         if replay is not None:

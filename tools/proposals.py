@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.errors import Conflict, DomainError, NotFound
+from accounts.transactions import in_callers_transaction
 from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
 from tools.faults import fault_point
 from tools.idempotency import (
@@ -58,6 +59,10 @@ class ProposalExpired(DomainError):
 
 class ProposalChanged(DomainError):
     code = "proposal_changed"
+
+
+class _ServiceRefused(Exception):
+    """A service run without a savepoint refused: roll back, run it careful."""
 
 
 @dataclass(frozen=True)
@@ -192,16 +197,19 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
     return FirstClick(proposal, ctx, confirmation)
 
 
-def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] = ()
-                  ) -> ConfirmOutcome | Refused:
+def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] = (),
+                  careful: bool = True) -> ConfirmOutcome | Refused:
     """Carry out the claim and put the click on the record, in the claim's
-    transaction. ``failures``: this click's earlier attempts, rolled back."""
+    transaction. ``failures``: this click's earlier attempts, rolled back.
+    ``careful=False`` runs the service without a savepoint of its own; if it
+    refuses, ``_ServiceRefused`` is raised and the transaction must be rolled
+    back whole (``proposal_confirm`` then runs the click again, careful)."""
     approver = _approver(user)
     proposal = claim.proposal
     key = claim.confirmation.idempotency_key if isinstance(claim, FirstClick) else None
     retries = _retry_entries(failures, proposal=proposal, approver=approver, key=key)
     if isinstance(claim, FirstClick):
-        return _execute(claim, approver, retries)
+        return _execute(claim, approver, retries, careful=careful)
     if isinstance(claim, Replay):
         response = _canonical(claim.response)
         ToolCallTrace.objects.bulk_create([*retries, trace_entry(
@@ -213,16 +221,24 @@ def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] 
     return claim
 
 
-def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> ConfirmOutcome:
+def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, careful: bool
+             ) -> ConfirmOutcome:
     proposal, ctx = claim.proposal, claim.ctx
     key = claim.confirmation.idempotency_key
     spec = REGISTRY[proposal.tool]
     started = time.perf_counter()
     fault_point("before_service")
+    args = spec.args.model_validate(proposal.args)
     try:
-        result = spec.run(ctx, spec.args.model_validate(proposal.args), idempotency_key=key)
+        # Careful, a savepoint around the run undoes a refusal's writes and lets
+        # the click store it; otherwise there is none, and a refusal rolls the
+        # whole click back (proposal_confirm then runs it careful).
+        with transaction.atomic(savepoint=careful), in_callers_transaction():
+            result = spec.run(ctx, args, idempotency_key=key)
         response = {"status": "executed", "result": result}
     except DomainError as error:  # an answer too: stored and replayed like a success
+        if not careful:
+            raise _ServiceRefused() from error
         response = {"status": "failed", "error": error.as_dict()}
     fault_point("after_service")
     # One key order for every answer: the first click and its replays (read back
@@ -262,12 +278,17 @@ def proposal_confirm(*, user: Any, public_id: Any, digest: str) -> ConfirmOutcom
     key = uuid.uuid4()  # made here, by the server; kept across this click's tries
     failures: list[BaseException] = []
     deadline = time.monotonic() + RETRY_WINDOW_SECONDS
+    careful = False  # the service joins this transaction, without a savepoint
     while True:
         try:
             with transaction.atomic():
                 claim = proposal_claim(user=user, public_id=public_id, digest=digest, key=key)
-                answer = claim_execute(claim, user=user, failures=failures)
+                answer = claim_execute(claim, user=user, failures=failures, careful=careful)
             break
+        except _ServiceRefused:
+            # The service refused and its writes went with the whole transaction:
+            # once more, with a savepoint that lets the refusal be stored.
+            careful = True
         except TRANSIENT as error:
             failures.append(error)
             quick = time.monotonic() < deadline
@@ -351,8 +372,11 @@ def _locked(public_id: Any) -> Proposal | None:
     pid = _uuid_or_none(public_id)
     if pid is None:
         return None
-    return (Proposal.objects.select_related("conversation__customer", "customer")
-            .select_for_update(of=("self",)).filter(public_id=pid).first())
+    proposal = (Proposal.objects.select_related("conversation", "customer")
+                .select_for_update(of=("self",)).filter(public_id=pid).first())
+    if proposal is not None and proposal.conversation.customer_id == proposal.customer_id:
+        proposal.conversation.customer = proposal.customer  # one row, read once
+    return proposal
 
 
 def _unfinished_confirmation(proposal: Proposal) -> Confirmation | None:

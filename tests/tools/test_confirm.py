@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.errors import Conflict, NotFound
 from accounts.models import Card
+from accounts.services import card_block
 from disputes.models import Dispute
 from disputes.services import dispute_open
 from tools.context import InvalidAuthorizationContext
@@ -23,6 +27,7 @@ from tools.proposals import (
     proposal_confirm,
     proposal_decline,
 )
+from tools.specs import REGISTRY
 
 
 @pytest.fixture
@@ -199,3 +204,33 @@ def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, bloc
         confirm(alice.user, block_proposal)
     assert Confirmation.objects.count() == 1
     assert Proposal.objects.get().status == "executed"
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around it: every savepoint counts
+def test_a_first_click_runs_the_service_in_its_transaction_without_a_savepoint(
+        alice, block_proposal):
+    with CaptureQueriesContext(connection) as captured:
+        confirm(alice.user, block_proposal)
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert not [s for s in sql if "SAVEPOINT" in s], sql
+    assert Card.objects.get(last4="4242").status == "blocked"
+
+
+def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(
+        alice, block_proposal, monkeypatch):
+    # Without its savepoint the service's refusal rolls the click back whole; the
+    # click runs again with the savepoint and stores the refusal.
+    def blocks_then_refuses(ctx, args, *, idempotency_key):
+        card_block(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key)
+        raise Conflict("Refused after writing.", code="refused_late")
+
+    spec = REGISTRY["block_card"]
+    monkeypatch.setitem(REGISTRY, "block_card", dataclasses.replace(spec, run=blocks_then_refuses))
+    outcome = confirm(alice.user, block_proposal)
+    assert outcome.response["status"] == "failed"
+    assert outcome.response["error"]["code"] == "refused_late"
+    assert Card.objects.get(last4="4242").status == "active"
+    assert Proposal.objects.get(pk=block_proposal.pk).status == "failed"
+    assert Confirmation.objects.count() == 1 and IdempotencyRecord.objects.count() == 1
+    assert events(block_proposal) == ["proposed", "confirmed", "failed"]
+    assert confirm(alice.user, block_proposal).replayed
