@@ -53,6 +53,16 @@ def conversation_start(*, customer: Customer, title: str = "") -> Conversation:
     return Conversation.objects.create(customer=customer, title=title[:120])
 
 
+def conversation_fresh(*, customer: Customer) -> Conversation:
+    """A conversation to start talking in: the customer's newest one while nothing
+    has been said in it yet, else a new one, so that "New conversation" clicked
+    twice (or a statement button pressed before any chat) leaves no empty entries."""
+    newest = conversations_for(customer=customer).first()
+    if newest is not None and not newest.messages.exists():
+        return newest
+    return conversation_start(customer=customer)
+
+
 def message_customer_add(
     *,
     conversation: Conversation,
@@ -68,10 +78,11 @@ def message_customer_add(
     text = without_nul((text or "").strip())
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidInput(
-            f"Your message is {len(text)} characters long; the limit is {MAX_MESSAGE_CHARS}. "
-            "Please shorten it.", code="message_too_long")
+            _("Your message is %(count)d characters long; the limit is %(limit)d. Please "
+              "shorten it.") % {"count": len(text), "limit": MAX_MESSAGE_CHARS},
+            code="message_too_long")
     if not text and not ui_action:
-        raise InvalidInput("The message is empty.", code="message_empty")
+        raise InvalidInput(_("The message is empty."), code="message_empty")
     _check_client_message_id(client_message_id)
     if client_message_id:
         existing = conversation.messages.filter(client_message_id=client_message_id).first()

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -39,6 +41,23 @@ class SocketState(enum.Enum):
     ANSWERING = "answering"  # the latest turn's answer is not out yet: the customer waits
     LAYER_LOST = "layer_lost"  # told so; its turn's fragments come directly; closed when it ends
     CLOSED = "closed"
+
+
+_CLIENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
+_CLIENT_ID_FRAME_BYTES = 64 * 1024  # past this a frame is not read even for its id
+
+
+def frame_client_id(text_data: str | None) -> str:
+    """The client message id of a frame, when one can be read, even from a frame
+    refused as too large or unreadable; "" otherwise."""
+    if not text_data or len(text_data) > _CLIENT_ID_FRAME_BYTES:
+        return ""
+    try:
+        fields = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return ""
+    value = fields.get("client_message_id") if isinstance(fields, dict) else None
+    return value if isinstance(value, str) and _CLIENT_ID.match(value) else ""
 
 
 def group_name(conversation: Conversation) -> str:
@@ -126,17 +145,22 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 log.warning("chat: group_discard failed", exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # A refusal names the frame's client message id, so the page knows which
+        # text was not sent and keeps it (app.js); a stored message's opening
+        # fragment names it too (stream.html#receipt).
+        sender = frame_client_id(text_data)
         with translation.override(self.language):
             try:
                 chat_input = parse_frame(text_data, bytes_data)
             except InvalidInput as error:
-                await self.notice(error.message)
+                await self.notice(error.message, refused=sender)
                 return
             if self.state is SocketState.ANSWERING:
-                await self.notice(_("Please wait for the answer to your last message."))
+                await self.notice(_("Please wait for the answer to your last message."),
+                                  refused=sender)
                 return
             if self.state is SocketState.LAYER_LOST:  # closing once its turn ends
-                await self.notice(str(outage.LIVE_CHAT_DOWN))
+                await self.notice(str(outage.LIVE_CHAT_DOWN), refused=sender)
             if self.state is not SocketState.OPEN:
                 return
             if chat_input.is_retry:
@@ -148,14 +172,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
                     client_message_id=chat_input.client_message_id,
                     ui_action=chat_input.ui_action)
             except InvalidInput as error:
-                await self.notice(error.message)
+                await self.notice(error.message, refused=sender)
                 return
             except outage.DATABASE_ERRORS:  # the message was not stored (one atomic insert)
                 log.warning("chat: the database failed storing a message", exc_info=True)
-                await self.notice(str(outage.MESSAGE_NOT_SAVED))
+                await self.notice(str(outage.MESSAGE_NOT_SAVED), refused=sender)
                 return
-            if message is None:
-                return  # a resent frame: stored and answered already
+            if message is None:  # a resent frame: stored and answered already
+                await self.send(text_data=fragments.render_receipt(sender))
+                return
             turn = fragments.new_turn_id()
             new_title = ""
             if not self.conversation.title and message.text:  # chat.py titles it so
@@ -239,9 +264,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
             self.state = SocketState.CLOSED
             await self.close(code=outage.TRY_AGAIN_LATER_CLOSE_CODE)
 
-    async def notice(self, text: str) -> None:
-        """A notice for this socket only, sent directly (never through the group)."""
-        await self.send(text_data=fragments.render_notice(text))
+    async def notice(self, text: str, *, refused: str = "") -> None:
+        """A notice for this socket only, sent directly (never through the group);
+        ``refused``: the client message id of the frame it turns away."""
+        await self.send(text_data=fragments.render_notice(text, refused=refused))
 
     async def chat_fragment(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

@@ -97,9 +97,15 @@ def render_turn_retry(*, turn: str, retry_of: str | None, conversation: Conversa
         "conversation": conversation})
 
 
-def render_notice(text: str) -> str:
-    """A notice above the messages, for one socket."""
-    return render_to_string(f"{STREAM}#notice", {"text": text})
+def render_notice(text: str, *, refused: str = "") -> str:
+    """A notice above the messages, for one socket; with ``refused`` (a client
+    message id) also the receipt saying that message was not sent."""
+    return render_to_string(f"{STREAM}#notice", {"text": text, "client_message_id": refused})
+
+
+def render_receipt(client_message_id: str) -> str:
+    """The receipt of a message stored before (a resent frame): it was accepted."""
+    return render_to_string(f"{STREAM}#receipt", {"client_message_id": client_message_id})
 
 
 # --- reloaded: the stored conversation → the page's timeline ----------------------

@@ -11,6 +11,7 @@ urlpatterns = [
     path("c/<uuid:public_id>/", views.conversation_detail, name="conversation"),
     path("messages/", views.message_send, name="message_send"),
     path("statement/", views.statement, name="statement"),
+    path("proposals/<uuid:public_id>/", views.proposal_detail, name="proposal_detail"),
     path("proposals/<uuid:public_id>/confirm", views.proposal_confirm, name="proposal_confirm"),
     path("proposals/<uuid:public_id>/decline", views.proposal_decline, name="proposal_decline"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),

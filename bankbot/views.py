@@ -32,7 +32,9 @@ from accounts.models import Customer
 from accounts.selectors import cards_for_customer, parse_month, statement_for_month
 from bankbot.agent import run_turn
 from bankbot.chat import (
+    MAX_MESSAGE_CHARS,
     confirmation_note,
+    conversation_fresh,
     conversation_get,
     conversation_start,
     conversations_for,
@@ -87,8 +89,15 @@ def _conversation_url(conversation: Conversation, anchor: str = "") -> str:
 # --- chat ---------------------------------------------------------------------
 
 @require_GET
-@customer_view
-def home(request: HttpRequest, customer: Customer) -> HttpResponse:
+@login_required
+@never_cache
+def home(request: HttpRequest) -> HttpResponse:
+    """Where signing in lands: a customer's latest conversation; staff go to admin."""
+    customer = Customer.objects.filter(user=request.user).first()
+    if customer is None:
+        if request.user.is_staff:
+            return redirect("admin:index")
+        return render(request, "bankbot/no_customer.html", status=403)
     conversation = conversations_for(customer=customer).first()
     if conversation is None:
         conversation = conversation_start(customer=customer)
@@ -99,34 +108,48 @@ def home(request: HttpRequest, customer: Customer) -> HttpResponse:
 @customer_view
 def conversation_detail(request: HttpRequest, customer: Customer,
                         public_id: uuid.UUID) -> HttpResponse:
-    conversation = _conversation_or_404(customer, public_id)
+    return _chat_page(request, customer, _conversation_or_404(customer, public_id))
+
+
+def _chat_page(request: HttpRequest, customer: Customer, conversation: Conversation, *,
+               draft: str = "", refused: str = "", status: int = 200) -> HttpResponse:
+    """The chat page; after a refused form post, with the customer's text kept in
+    the composer and the reason beside it. The customer's latest message is the
+    page's #latest, where a send without JavaScript lands."""
+    items = timeline(conversation)
+    said = [item["message"] for item in items if item["kind"] == "customer"]
     return render(request, "bankbot/chat.html", {
         "customer": customer,
         "nav": "chat",
         "conversation": conversation,
         "conversations": conversations_for(customer=customer)[:50],
-        "items": timeline(conversation),
+        "items": items,
+        "latest_message": said[-1] if said else None,
         "client_message_id": uuid.uuid4().hex,
-    })
+        "max_message_chars": MAX_MESSAGE_CHARS,
+        "draft": draft,
+        "refused": refused,
+    }, status=status)
 
 
 @require_POST
 @customer_view
 def conversation_new(request: HttpRequest, customer: Customer) -> HttpResponse:
-    return redirect(_conversation_url(conversation_start(customer=customer)))
+    return redirect(_conversation_url(conversation_fresh(customer=customer)))
 
 
 @require_POST
 @keeps_its_form
 @customer_view
 def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
-    """The chat without JavaScript: store the message, answer it, show the page.
+    """The chat without JavaScript: store the message, answer it, show the page
+    scrolled to it. A refused message comes back in the composer, with the reason.
     (With JavaScript the same form goes over the WebSocket instead.)"""
     public_id = request.POST.get("conversation", "")
     if public_id:
         conversation = _conversation_or_404(customer, public_id)
     else:  # a "Dispute…" or "Block…" button on the statement page, no chat yet
-        conversation = conversation_start(customer=customer)
+        conversation = conversation_fresh(customer=customer)
     try:
         chat_input = chat_input_from(request.POST)
         if chat_input.is_retry:
@@ -136,15 +159,17 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
                                          client_message_id=chat_input.client_message_id,
                                          ui_action=chat_input.ui_action)
     except InvalidInput as error:
-        messages.error(request, error.message)
-        return redirect(_conversation_url(conversation, "composer"))
+        draft = request.POST.get("text", "") if not request.POST.get("operation") else ""
+        return _chat_page(request, customer, conversation, draft=draft, refused=error.message,
+                          status=429 if error.code == "rate_limited" else 400)
     if message is not None:
         try:
             run_turn(user=request.user, conversation=conversation, customer_message=message)
         except DATABASE_ERRORS as error:  # the message is stored; Try again answers it
             raise Outage(MESSAGE_NOT_ANSWERED, retry={
                 "conversation": str(conversation.public_id), "action": "retry"}) from error
-    return redirect(_conversation_url(conversation, "composer"))
+    # The newest exchange in view: the customer's latest message and its answer.
+    return redirect(_conversation_url(conversation, "latest"))
 
 
 # --- statements ---------------------------------------------------------------
@@ -213,6 +238,22 @@ def _shift(year: int, month: int, delta: int) -> str:
 
 
 # --- confirm cards --------------------------------------------------------------
+
+@require_GET
+@customer_view
+def proposal_detail(request: HttpRequest, customer: Customer,
+                    public_id: uuid.UUID) -> HttpResponse:
+    """The confirm card as it stands now. app.js asks for it when a pending card's
+    time is up, so the card turns expired by itself (or shows what happened to it
+    in another tab)."""
+    proposal = proposals.proposal_get(customer=customer, public_id=public_id)
+    if proposal is None:
+        return _proposal_missing(request)
+    if not request.htmx:
+        return HttpResponseRedirect(_conversation_url(proposal.conversation,
+                                                      f"proposal-{proposal.public_id}"))
+    return render(request, "bankbot/chat.html#proposal-card", {"proposal": proposal})
+
 
 @require_POST
 @keeps_its_form

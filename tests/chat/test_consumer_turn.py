@@ -98,6 +98,9 @@ async def test_it_stores_a_resent_frame_once(connect, alice, alice_conversation)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="same"))
     await receive_until(communicator, 'data-state="done"')
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="same"))
+    # Only its receipt (the page may clear the text): no second turn.
+    receipt = await communicator.receive_from(timeout=5)
+    assert 'data-state="accepted"' in receipt and "msg--customer" not in receipt
     assert await communicator.receive_nothing(timeout=0.5)
     count = await database_sync_to_async(
         alice_conversation.messages.filter(role="customer").count)()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bankbot.models import Conversation
+from bankbot.models import Conversation, Message
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,25 @@ def test_it_lists_only_the_customers_own_conversations(client_for, alice, bob,
 
 
 def test_it_starts_a_new_conversation(client_for, alice, alice_conversation):
+    Message.objects.create(conversation=alice_conversation, role="customer", text="Hello")
     response = client_for(alice).post("/c/new")
     new = Conversation.objects.filter(customer=alice).exclude(pk=alice_conversation.pk).get()
     assert response["Location"] == f"/c/{new.public_id}/"
+
+
+def test_it_reuses_an_empty_conversation_instead_of_starting_another(client_for, alice,
+                                                                     alice_conversation):
+    client = client_for(alice)
+    for _ in range(3):
+        response = client.post("/c/new")
+        assert response["Location"] == f"/c/{alice_conversation.public_id}/"
+    assert Conversation.objects.filter(customer=alice).count() == 1
+
+
+def test_a_statement_button_uses_the_empty_conversation(client_for, alice, alice_conversation):
+    client_for(alice).post("/messages/", {"operation": "block_card", "target": "4242"})
+    assert Conversation.objects.filter(customer=alice).count() == 1
+    assert alice_conversation.messages.filter(role="customer").count() == 1
 
 
 def test_it_answers_404_for_another_customers_conversation(client_for, bob, alice_conversation):

@@ -4,6 +4,7 @@ and the page shown again."""
 from __future__ import annotations
 
 import pytest
+from django.utils.html import escape
 
 from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
@@ -20,7 +21,7 @@ def post(client, conversation, **fields):
 def test_it_stores_and_answers_a_message(client_for, alice, alice_conversation):
     response = post(client_for(alice), alice_conversation, text=statement_request(),
                     client_message_id="m-1")
-    assert response["Location"] == f"/c/{alice_conversation.public_id}/#composer"
+    assert response["Location"] == f"/c/{alice_conversation.public_id}/#latest"
     roles = list(alice_conversation.messages.values_list("role", flat=True))
     assert roles[0] == "customer" and roles[-1] == "assistant"
     html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
@@ -64,10 +65,9 @@ def test_it_starts_a_conversation_for_a_statement_page_button(client_for, alice)
 def test_it_refuses_an_unknown_operation(client_for, alice, alice_conversation):
     client = client_for(alice)
     response = post(client, alice_conversation, operation="transfer", target="T-1001")
-    assert response.status_code == 302
+    assert response.status_code == 400
     assert not alice_conversation.messages.exists()
-    page = client.get(response["Location"]).content.decode()
-    assert "could not be read" in page
+    assert "could not be read" in response.content.decode()
 
 
 def test_it_holds_the_rate_limit(client_for, alice, alice_conversation):
@@ -76,7 +76,8 @@ def test_it_holds_the_rate_limit(client_for, alice, alice_conversation):
     client = client_for(alice)
     response = post(client, alice_conversation, text="One more")
     assert alice_conversation.messages.count() == RATE_LIMIT_MESSAGES
-    assert "in the last minute" in client.get(response["Location"]).content.decode()
+    assert response.status_code == 429
+    assert "in the last minute" in response.content.decode()
 
 
 def test_it_answers_404_for_another_customers_conversation(client_for, bob, alice_conversation):
@@ -114,6 +115,46 @@ def test_it_refuses_unreadable_text_with_a_sentence(client_for, alice, alice_con
     client = client_for(alice)
     response = client.post("/messages/", f"conversation={alice_conversation.public_id}&{fields}",
                            content_type="application/x-www-form-urlencoded")
-    assert response.status_code == 302
+    assert response.status_code == 400
     assert not alice_conversation.messages.exists()
-    assert said in client.get(response["Location"]).content.decode()
+    assert said in response.content.decode()
+
+
+def test_the_page_after_a_send_opens_at_the_latest_message(client_for, alice,
+                                                           alice_conversation):
+    client = client_for(alice)
+    for text in ("Hello", "Show my cards"):
+        response = post(client, alice_conversation, text=text)
+    assert response["Location"].endswith("#latest")
+    html = client.get(response["Location"]).content.decode()
+    assert html.count('id="latest"') == 1
+    latest = html.index('id="latest"')
+    assert html.index("Show my cards", latest) > latest
+    assert "Hello" not in html[latest:]
+
+
+@pytest.mark.parametrize(("text", "status", "said"), [
+    ("x" * 5000, 400, "Your message is 5000 characters long; the limit is 2000."),
+    ("One more & <b>kept</b>", 429, "in the last minute"),
+])
+def test_a_refused_message_comes_back_in_the_composer(client_for, alice, alice_conversation,
+                                                      text, status, said):
+    """Nothing typed is lost without JavaScript either: the text is in the box again,
+    marked "Not sent", with the reason; never cut to the limit."""
+    if status == 429:
+        for n in range(RATE_LIMIT_MESSAGES):
+            Message.objects.create(conversation=alice_conversation, role="customer", text=f"m{n}")
+    response = post(client_for(alice), alice_conversation, text=text)
+    assert response.status_code == status
+    html = response.content.decode()
+    composer = html[html.index('id="composer-text"'):html.index("</textarea>")]
+    assert escape(text) in composer
+    assert "Not sent." in html and said in html
+    assert "maxlength" not in composer
+
+
+def test_the_composer_has_no_maxlength_that_would_cut_a_paste(client_for, alice,
+                                                               alice_conversation):
+    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+    composer = html[html.index('id="composer-text"'):html.index("</textarea>")]
+    assert "maxlength" not in composer and 'data-max-chars="2000"' in composer

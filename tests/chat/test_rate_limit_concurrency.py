@@ -49,7 +49,8 @@ def test_it_stores_at_most_the_limit_from_simultaneous_form_posts(client_for, al
     results, errors = run_at_once([lambda n=n: send(n) for n in range(len(senders))])
 
     assert errors == []
-    assert results == [302] * len(senders)  # every post answered, none with a 500
+    # Every post answered, none with a 500: stored (302), or refused with the text kept (429).
+    assert set(results) <= {302, 429} and results.count(302) == 2 * RATE_LIMIT_MESSAGES
     assert (stored(alice), stored(bob)) == (RATE_LIMIT_MESSAGES, RATE_LIMIT_MESSAGES)
 
 

@@ -1,4 +1,5 @@
-"""Staff without a customer record get a clear page pointing to the admin."""
+"""Staff without a customer record land in the admin when they sign in; a
+customer's page gives them a clear page pointing there."""
 
 from __future__ import annotations
 
@@ -7,9 +8,17 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/", "/statement/"])
+def test_signing_in_takes_staff_to_the_admin(client, staff):
+    response = client.post("/login/", {"username": "support", "password": "support-pw-123"},
+                           follow=True)
+    assert response.redirect_chain == [("/", 302), ("/admin/", 302)]
+    assert response.status_code == 200 and "Site administration" in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/statement/", "/c/new"])
 def test_it_points_staff_to_the_admin(client_for, staff, path):
-    response = client_for(staff).get(path)
+    client = client_for(staff)
+    response = client.get(path) if path != "/c/new" else client.post(path)
     assert response.status_code == 403
     html = response.content.decode()
     assert "no customer profile" in html and 'href="/admin/"' in html
