@@ -8,14 +8,15 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from accounts.models import Customer
 from bankbot.models import Conversation
+from tools.catalog.scopes import (  # noqa: F401 (the scopes, where callers look for them)
+    BLOCK_CARDS,
+    CUSTOMER_SCOPES,
+    OPEN_DISPUTES,
+    READ_CARDS,
+    READ_STATEMENTS,
+    UNBLOCK_CARDS,
+)
 from tools.mandate import Grant, Mandate
-
-READ_STATEMENTS = "statements:read"
-READ_CARDS = "cards:read"
-BLOCK_CARDS = "cards:block"
-OPEN_DISPUTES = "disputes:open"
-
-CUSTOMER_SCOPES = frozenset({READ_STATEMENTS, READ_CARDS, BLOCK_CARDS, OPEN_DISPUTES})
 
 
 class InvalidAuthorizationContext(Exception):

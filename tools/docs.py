@@ -1,15 +1,15 @@
-"""docs/tools.md, generated from the registry so it cannot drift from the code."""
+"""docs/tools.md, generated from the tool catalog so it cannot drift from the code."""
 
 from __future__ import annotations
 
 import json
 
-from tools.specs import REGISTRY
+from tools.catalog import CATALOG
 
 HEADER = """# Tools
 
-Generated from `tools/specs.py` by `python manage.py tools_doc`; a test fails when this
-file and the registry disagree. For each tool it answers OWASP LLM06's three questions
+Generated from the tool catalog (`tools/catalog/`) by `python manage.py tools_doc`; a test
+fails when this file and the catalog disagree. For each tool it answers OWASP LLM06's three questions
 (excessive agency): which **functionality** the model gets, which **permissions** it runs
 with, and how much **autonomy** it has.
 
@@ -25,10 +25,10 @@ Externally written text in results is marked with its author (G6).
 
 def render_tools_doc() -> str:
     lines = [HEADER]
-    for spec in REGISTRY.values():
+    for spec in CATALOG.values():
         lines.append(f"| `{spec.name}` | {spec.effect} | {', '.join(sorted(spec.scopes))} "
                      f"| {spec.autonomy} |\n")
-    for spec in REGISTRY.values():
+    for spec in CATALOG.values():
         schema = spec.openai_schema()["function"]
         params = schema["parameters"]["properties"]
         signature = ", ".join(params) or ""

@@ -24,7 +24,10 @@ from accounts.money import DateMention, amounts_in, dates_in, normalised
 from disputes.reasons import DISPUTE_REASONS
 
 BLOCK_CARD = "block_card"
+UNBLOCK_CARD = "unblock_card"
 RAISE_DISPUTE = "raise_dispute"
+# Operations whose object is a card: four bare digits in their request are its digits.
+CARD_OPERATIONS = frozenset({BLOCK_CARD, UNBLOCK_CARD})
 
 # The reasons a dispute may give: a fixed set of codes, never free text. With
 # none in the customer's words, a dispute is for a payment they do not recognise.
@@ -55,6 +58,8 @@ _BARE_FOUR = re.compile(r"(?<![\d.,])(\d{4})(?![\d.,]\d)")
 _EN_VERBS = {
     "block": BLOCK_CARD, "freeze": BLOCK_CARD, "lock": BLOCK_CARD, "deactivate": BLOCK_CARD,
     "disable": BLOCK_CARD, "suspend": BLOCK_CARD,
+    "unblock": UNBLOCK_CARD, "unfreeze": UNBLOCK_CARD, "unlock": UNBLOCK_CARD,
+    "reactivate": UNBLOCK_CARD,
     "dispute": RAISE_DISPUTE, "contest": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE,
 }
 # Nouns opened by a verb: "open a dispute", "file a chargeback".
@@ -63,8 +68,13 @@ _EN_NOUNS = {"dispute": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE, "charge-back
 _EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "initiate",
                "make", "issue", "put", "place"}
 _RU_IMPERATIVE = re.compile(
-    r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?)$")
-_RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заморозить|оспорить|оспаривать)$")
+    r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?|"
+    r"разблокируй(?:те)?|разморозь(?:те)?)$")
+_RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заморозить|оспорить|оспаривать|"
+                            r"разблокировать|разморозить)$")
+# Russian verb stems, unblocking first: «разблокировать» also holds «блок».
+_RU_STEMS = (("разблок", UNBLOCK_CARD), ("размор", UNBLOCK_CARD), ("заблок", BLOCK_CARD),
+             ("блок", BLOCK_CARD), ("замор", BLOCK_CARD))
 _RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
                       r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
 _RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чарджбэк|опротестовани[ея])$")
@@ -149,7 +159,8 @@ kazakhstan almaty astana international global official recognise recognize recog
 recognized make made buy bought authorise authorize unauthorised unauthorized fraud fraudulent
 mine not don't didn't never unknown wrong twice double duplicate received receive arrived
 delivered cancelled canceled returned overcharged lost stolen missing compromised suspicious
-strange weird odd unfamiliar last latest recent most newest biggest largest first today
+strange weird odd unfamiliar unblock unblocked unblocking unfreeze unfrozen unlock unlocked
+reactivate last latest recent most newest biggest largest first today
 yesterday week month year kzt ₸ я мне мой моя мое моё мои моего моей мою меня ты вы вам вас ваш
 ваша ваше это этот эта эту этого этой эти тот та то те его ее её их он она они мы нас нам и или
 а но же ли бы вот тут там здесь так как что чтобы в во на по за из от до для с со к ко у о об
@@ -349,6 +360,8 @@ def _operations_named(sentence: str) -> set[str]:
     for word in _words(sentence):
         if word in _EN_VERBS:
             found.add(_EN_VERBS[word])
+        elif word.startswith(("разблокир", "разморо", "разморож")):
+            found.add(UNBLOCK_CARD)
         elif word.startswith(("заблокир", "блокир", "замороз", "заморож")):
             found.add(BLOCK_CARD)
         elif word.startswith(("оспор", "оспар", "диспут", "спор")) and not word.startswith(
@@ -377,9 +390,11 @@ def _clauses(sentence: str) -> list[str]:
 
 # "I want my card blocked", «хочу, чтобы вы заблокировали карту»: a wish for a result.
 _EN_PARTICIPLES = {"blocked": BLOCK_CARD, "frozen": BLOCK_CARD, "locked": BLOCK_CARD,
-                   "deactivated": BLOCK_CARD, "disputed": RAISE_DISPUTE,
+                   "deactivated": BLOCK_CARD, "unblocked": UNBLOCK_CARD,
+                   "unfrozen": UNBLOCK_CARD, "unlocked": UNBLOCK_CARD,
+                   "reactivated": UNBLOCK_CARD, "disputed": RAISE_DISPUTE,
                    "contested": RAISE_DISPUTE, "charged-back": RAISE_DISPUTE}
-_RU_WISHED = re.compile(r"^(?:заблокировали|заморозили|оспорили)$")
+_RU_WISHED = re.compile(r"^(?:заблокировали|заморозили|разблокировали|разморозили|оспорили)$")
 _STATE_WORDS = {"is", "was", "were", "been", "be", "being", "are", "got", "get", "gets",
                 "has", "have", "had", "already", "уже"}
 
@@ -390,7 +405,7 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
     for index, word in enumerate(words):
         operation = _EN_PARTICIPLES.get(word)
         if operation is None and _RU_WISHED.match(word):
-            operation = BLOCK_CARD if word.startswith(("заблок", "замор")) else RAISE_DISPUTE
+            operation = _ru_operation(word)
             if "чтобы" not in words[:index]:
                 continue
         if operation is None:
@@ -433,7 +448,7 @@ def _operation_at(words: list[str], index: int) -> str | None:
     if word in _EN_VERBS:
         return _EN_VERBS[word]
     if _RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word):
-        return BLOCK_CARD if word.startswith(("заблок", "блок", "замор")) else RAISE_DISPUTE
+        return _ru_operation(word)
     if word in _EN_NOUNS and index and (words[index - 1] in _EN_OPENERS or (
             index > 1 and words[index - 1] in {"a", "the", "an"}
             and words[index - 2] in _EN_OPENERS | _EN_WANT)):
@@ -441,6 +456,10 @@ def _operation_at(words: list[str], index: int) -> str | None:
     if _RU_NOUN.match(word) and index and _RU_OPEN.match(words[index - 1]):
         return RAISE_DISPUTE
     return None
+
+
+def _ru_operation(word: str) -> str:
+    return next((op for stem, op in _RU_STEMS if word.startswith(stem)), RAISE_DISPUTE)
 
 
 def _negated(before: list[str]) -> bool:
@@ -506,7 +525,7 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
         rest = rest[:mention.start] + " " * (mention.end - mention.start) + rest[mention.end:]
     cards = set(_CARD_DIGITS.findall(rest))
     rest = _CARD_DIGITS.sub(" ", rest)
-    if operation == BLOCK_CARD:
+    if operation in CARD_OPERATIONS:
         cards |= set(_BARE_FOUR.findall(rest))
         rest = _BARE_FOUR.sub(" ", rest)
     amounts, partial = [], []
@@ -549,7 +568,8 @@ def _is_cyrillic(token: str) -> bool:
 
 def _is_operation_word(word: str) -> bool:
     return bool(_RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word) or _RU_OPEN.match(word)
-                or _RU_NOUN.match(word)) or word.startswith(("заблокир", "оспор", "оспар"))
+                or _RU_NOUN.match(word)) or word.startswith(("заблокир", "разблокир", "размор", "оспор",
+                                                             "оспар"))
 
 
 def _strip_reasons(text: str) -> str:

@@ -18,12 +18,12 @@ from typing import Any
 from django.db import connection
 
 from accounts.errors import DomainError
+from tools.catalog import candidate_rows, openai_tools
 from tools.context import ActionContext, InvalidAuthorizationContext
 from tools.models import Proposal
 from tools.policy import Denial, denial_reason, parse_call
 from tools.proposals import proposal_create
 from tools.provenance import Source, external_sources, render_for_model
-from tools.specs import candidate_rows, openai_tools
 from tools.trace import trace_record
 
 AWAITING = (
@@ -111,7 +111,7 @@ class GuardedHarness:
         validated = args.model_dump(mode="json")
         denial = denial_reason(self.ctx, spec, args)
         if denial is not None:
-            candidates = candidate_rows(self.ctx, spec.name, denial.candidates)
+            candidates = candidate_rows(self.ctx.customer, spec.name, denial.candidates)
             self.sources += external_sources(tool, candidates)
             return self._deny(tool, raw_text, denial, started, validated, candidates)
         if spec.effect == "read":

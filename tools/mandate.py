@@ -13,70 +13,20 @@ assistant can offer the candidates' buttons instead.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import Card, Customer, Transaction
-from accounts.money import CENT, normalised
-from accounts.selectors import cards_for_customer, customer_transactions
-from tools.grammar import (
-    BLOCK_CARD,
-    DEFAULT_REASON,
-    RAISE_DISPUTE,
-    REASONS,
-    STOPWORDS,
-    Request,
-    TargetWords,
-    read_request,
-)
+from accounts.models import Customer
+from tools.binding import CANDIDATE_LIMIT, SHOWN_CANDIDATES, Grant, Unbound, name_words
+from tools.catalog import CATALOG
+from tools.grammar import DEFAULT_REASON, REASONS, Request, TargetWords, read_request
 
-__all__ = ["BLOCK_CARD", "RAISE_DISPUTE", "REASONS", "DEFAULT_REASON", "Grant", "Unbound",
-           "Mandate", "mandate_for", "mandate_from_ui", "name_words", "bind_request",
-           "read_request", "Request", "TargetWords"]
-
-# More candidates than this for one request is never a unique match.
-CANDIDATE_LIMIT = 200
-SHOWN_CANDIDATES = 10
-
-
-@dataclass(frozen=True)
-class Grant:
-    """One exact action the customer asked for."""
-
-    operation: str
-    target: str  # a card's last four digits, or a transaction's reference
-    amount: Decimal | None = None  # disputes: the one amount allowed; None: the full amount
-    reason: str | None = None  # disputes: the reason code
-    source: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"operation": self.operation, "target": self.target}
-        if self.operation == RAISE_DISPUTE:
-            found["amount"] = f"{self.amount:.2f}" if self.amount is not None else "full"
-            found["reason"] = self.reason
-        return found
-
-
-@dataclass(frozen=True)
-class Unbound:
-    """A request understood but not granted, and why."""
-
-    operation: str
-    problem: str  # "unsure" | "no_target" | "no_match" | "ambiguous"
-    detail: str = ""
-    candidates: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"operation": self.operation, "problem": self.problem, "detail": self.detail,
-                "candidates": list(self.candidates)}
+__all__ = ["REASONS", "DEFAULT_REASON", "Grant", "Unbound", "Mandate", "mandate_for",
+           "mandate_from_ui", "name_words", "bind_request", "read_request", "Request",
+           "TargetWords", "CANDIDATE_LIMIT", "SHOWN_CANDIDATES"]
 
 
 @dataclass(frozen=True)
@@ -90,18 +40,15 @@ class Mandate:
         return any(g.operation == operation for g in self.grants) or any(
             u.operation == operation for u in self.unbound)
 
-    def grant_for(self, operation: str, target: str, *, amount: Decimal | None = None,
-                  full_amount: Decimal | None = None, reason: str | None = None) -> Grant | None:
-        """The grant that authorises exactly this action, if there is one."""
-        for grant in self.grants:
-            if grant.operation != operation or grant.target != target:
-                continue
-            if operation == RAISE_DISPUTE:
-                allowed = grant.amount if grant.amount is not None else full_amount
-                if amount is None or amount != allowed or reason != grant.reason:
-                    continue
-            return grant
-        return None
+    def grants_for(self, operation: str, target: str) -> list[Grant]:
+        """The grants of this operation on this object (a tool's ``grant`` picks the
+        one that authorises exactly its call)."""
+        return [g for g in self.grants if g.operation == operation and g.target == target]
+
+    def grant_for(self, operation: str, target: str) -> Grant | None:
+        """The grant of this operation on this object, for a tool whose call is its
+        target alone (a card to block or unblock)."""
+        return next(iter(self.grants_for(operation, target)), None)
 
     def unbound_for(self, operation: str) -> Unbound | None:
         return next((u for u in self.unbound if u.operation == operation), None)
@@ -112,19 +59,13 @@ class Mandate:
 
 
 def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:
-    """An explicit click names exactly one object: {"operation": "raise_dispute",
-    "transaction": "T-10452", "reason": "charged_twice"} or {"operation":
-    "block_card", "card": "4242"}. A dispute chosen by a click is for the full
-    amount, with the reason picked (or the default)."""
-    operation = action.get("operation")
-    if operation == RAISE_DISPUTE and action.get("transaction"):
-        reason = action.get("reason") if action.get("reason") in REASONS else DEFAULT_REASON
-        return Mandate(grants=(Grant(RAISE_DISPUTE, str(action["transaction"]).upper(),
-                                     None, reason, source),), sources=(source,))
-    if operation == BLOCK_CARD and action.get("card"):
-        return Mandate(grants=(Grant(BLOCK_CARD, str(action["card"]), source=source),),
-                       sources=(source,))
-    return Mandate(sources=(source,))
+    """An explicit click names exactly one object: {"operation": "block_card", "card":
+    "4242"}, {"operation": "raise_dispute", "transaction": "T-10452", "reason":
+    "charged_twice"}. Its tool's catalog entry turns it into the one grant (a
+    dispute chosen by a click is for the full amount, with the reason picked)."""
+    spec = CATALOG.get(str(action.get("operation")))
+    grant = spec.ui_grant(action, source) if spec is not None and spec.ui is not None else None
+    return Mandate(grants=(grant,) if grant else (), sources=(source,))
 
 
 def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str] | None = None,
@@ -145,161 +86,10 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
 
 
-# --- binding --------------------------------------------------------------------------
-
 def bind_request(customer: Customer, request: Request, source: str) -> Grant | Unbound:
-    """The one object of the customer's that the request names, or why there is none."""
-    if request.operation == BLOCK_CARD:
-        return _bind_card(customer, request, source)
-    return _bind_transaction(customer, request, source)
-
-
-def name_words(name: str) -> frozenset[str]:
-    """The words of a merchant's name or a card's label that can identify it:
-    normalised, lower-case, generic words (shop, company, taxi, ТОО…) dropped."""
-    text = normalised(name).lower().replace("ё", "е")
-    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text)
-                     if len(w) >= 2 and w not in STOPWORDS)
-
-
-def _word_matches(word: str, names: frozenset[str]) -> bool:
-    if word in names:
-        return True
-    # Russian inflects names ("в Магнуме"): the same stem with a short ending.
-    if _cyrillic(word) and len(word) >= 4:
-        return any(_cyrillic(n) and len(n) >= 4 and abs(len(n) - len(word)) <= 2
-                   and (word.startswith(n[:-1]) or n.startswith(word[:-1])) for n in names)
-    return False
-
-
-def _cyrillic(word: str) -> bool:
-    return any("CYRILLIC" in unicodedata.name(ch, "") for ch in word)
-
-
-def _bind_card(customer: Customer, request: Request, source: str) -> Grant | Unbound:
-    target = request.target
-    if target.references or target.amounts or target.partial or target.half or target.dates:
-        return Unbound(BLOCK_CARD, "no_match", "a card is named by its digits or its label")
-    cards = cards_for_customer(customer=customer)
-    if len(target.cards) > 1:
-        return Unbound(BLOCK_CARD, "ambiguous", "more than one card was named",
-                       tuple(sorted(target.cards)))
-    if target.cards:
-        matching = [c for c in cards if c.last4 in target.cards]
-    else:
-        matching = [c for c in cards if c.status == Card.Status.ACTIVE]
-    brands = frozenset().union(*(name_words(c.brand) for c in cards))
-    words = _describing_words(target, brands)
-    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)]
-    if len(matching) == 1:
-        return Grant(BLOCK_CARD, matching[0].last4, source=source)
-    if not matching:
-        return Unbound(BLOCK_CARD, "no_match", "no card of the customer's matches")
-    return Unbound(BLOCK_CARD, "ambiguous", "the customer has several cards that match",
-                   tuple(c.last4 for c in matching))
-
-
-def _bind_transaction(customer: Customer, request: Request, source: str) -> Grant | Unbound:
-    target = request.target
-    reason = request.reason or DEFAULT_REASON
-    if target.empty:
-        return Unbound(RAISE_DISPUTE, "no_target", "no transaction was described")
-    if len(target.references) > 1 or len(target.cards) > 1 or len(target.amounts) > 1:
-        return Unbound(RAISE_DISPUTE, "ambiguous", "more than one transaction was described")
-    candidates = list(_candidates(customer, target))
-    described = _describing(target, candidates)
-    if not (described.references or described.words) and described.words != target.words:
-        # Words that name none of the customer's merchants, and nothing else that
-        # names one: "the netflix charge of 4200" must not become any 4200 charge.
-        return Unbound(RAISE_DISPUTE, "no_match",
-                       "words that name none of the customer's merchants: "
-                       + ", ".join(sorted(target.words - described.words)))
-    target = described
-    options: list[tuple[Transaction, Decimal]] = []
-    for txn in candidates:
-        amount = _amount_for(txn, target)
-        if amount is not None and _features_match(txn, target):
-            options.append((txn, amount))
-    if len(options) == 1:
-        txn, amount = options[0]
-        return Grant(RAISE_DISPUTE, txn.reference, amount, reason, source)
-    if not options:
-        return Unbound(RAISE_DISPUTE, "no_match",
-                       "no transaction of the customer's matches everything they said")
-    return Unbound(RAISE_DISPUTE, "ambiguous", "several transactions match what they said",
-                   tuple(txn.reference for txn, _ in options[:SHOWN_CANDIDATES]))
-
-
-def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWords:
-    """Keep the words that describe a merchant; the rest are the customer's own
-    ("the Yandex taxi ride, I never took it": "ride" and "took" name nothing)."""
-    vocabulary = frozenset().union(*(name_words(t.merchant) for t in candidates))
-    keep = _describing_words(target, vocabulary)
-    return TargetWords(target.references, target.cards, target.amounts, target.partial,
-                       target.half, target.dates, frozenset(keep))
-
-
-def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
-    keep = {w for w in target.words if _word_matches(w, vocabulary)} | (
-        target.names & target.words)
-    # A word beside a name's word is part of the name the customer gave
-    # ("the Acme Rides charge" is not the Acme Food one).
-    for left, right in target.neighbours:
-        if left in keep:
-            keep.add(right)
-        if right in keep:
-            keep.add(left)
-    return frozenset(keep)
-
-
-def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
-    """The one amount this transaction could be disputed for, given what was said:
-    the part stated ("5000 of the …"), else the full amount. Any other amount the
-    customer gave is the charge's own and must be its amount exactly."""
-    if len(target.amounts) > 1 or len(target.partial) + target.half > 1:
-        return None
-    if target.amounts and target.amounts[0] != txn.amount:
-        return None
-    if not (target.partial or target.half):
-        return txn.amount
-    part = target.partial[0] if target.partial else (txn.amount / 2).quantize(CENT)
-    identified = target.references or target.words or target.amounts or any(
-        d.day for d in target.dates)
-    return part if identified and 0 < part <= txn.amount else None
-
-
-def _features_match(txn: Transaction, target: TargetWords) -> bool:
-    if target.references and txn.reference.upper() not in target.references:
-        return False
-    if target.cards and (txn.card is None or txn.card.last4 not in target.cards):
-        return False
-    posted_on = timezone.localdate(txn.posted_at)
-    if not all(mention.matches(posted_on) for mention in target.dates):
-        return False
-    merchant = name_words(txn.merchant)
-    return all(_word_matches(word, merchant) for word in target.words)
-
-
-def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction]:
-    """The customer's transactions that could match, fetched by the most selective
-    feature given; the full rules are applied in Python."""
-    rows = customer_transactions(customer=customer).select_related("card")
-    if target.references:
-        return rows.filter(reference__in=[r.upper() for r in target.references])
-    days = [d for d in target.dates if d.day]
-    if days:
-        return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
-            "-posted_at", "-id")[:CANDIDATE_LIMIT]
-    wanted = Q(amount__in=list(target.amounts)) if target.amounts else Q(pk__in=[])
-    for word in target.words:
-        wanted |= _merchant_contains(word)
-    for mention in target.dates:  # a month: "the October Magnum charge"
-        wanted &= Q(posted_at__month=mention.month)
-    return rows.filter(wanted).order_by("-posted_at", "-id")[:CANDIDATE_LIMIT]
-
-
-def _merchant_contains(word: str) -> Q:
-    # SQLite's case-insensitive match knows only ASCII; spell the usual cases out.
-    stem = word[:-2] if _cyrillic(word) and len(word) >= 6 else word
-    return (Q(merchant__icontains=stem) | Q(merchant__contains=stem.capitalize())
-            | Q(merchant__contains=stem.upper()))
+    """The one object of the customer's that the request names, or why there is none:
+    bound as the operation's catalog entry binds its target."""
+    spec = CATALOG.get(request.operation)
+    if spec is None or spec.bind is None:
+        return Unbound(request.operation, "no_target", "no tool performs this operation")
+    return spec.bind(customer, request, source)

@@ -21,10 +21,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from accounts.errors import DomainError
 from accounts.models import Account, Card, Transaction
 from accounts.selectors import statement_for_month
-from accounts.services import card_block
 from disputes.reasons import DISPUTE_REASONS
-from disputes.services import dispute_open
-from tools import specs
+from tools.catalog import CATALOG, transaction_row
+from tools.context import CUSTOMER_SCOPES, ActionContext
 from tools.harness import ToolOutcome
 from tools.policy import Denial
 from tools.trace import trace_record
@@ -49,7 +48,7 @@ class NaiveHarness:
 
     def tools(self) -> list[dict[str, Any]]:
         tools = [dict(pydantic_function_tool(NaiveGetStatementArgs, name="get_statement"))]
-        for spec in specs.REGISTRY.values():
+        for spec in CATALOG.values():
             if spec.name != "get_statement":
                 tools.append(spec.openai_schema())
         return tools
@@ -84,26 +83,34 @@ class NaiveHarness:
                        else self.customer.accounts.first())
             statement = statement_for_month(customer=account.customer, month=parsed.month)
             return {"account": account.number, "month": str(statement.month),
-                    "transactions": [specs._transaction(t) for t in statement.transactions],
+                    "transactions": [transaction_row(t) for t in statement.transactions],
                     "total_kzt": f"{statement.total:.2f}"}
-        if name == "block_card":
-            card = Card.objects.select_related("account__customer").get(last4=args["card"])
-            return card_block(customer=card.account.customer, last4=card.last4,
-                              idempotency_key=uuid.uuid4()).as_dict()
-        if name == "raise_dispute":
-            txn = Transaction.objects.select_related("account__customer").get(
-                reference=str(args["transaction"]).upper())
-            return dispute_open(customer=txn.account.customer, transaction_reference=txn.reference,
-                                amount=args["amount"], reason=_reason_code(args.get("reason")),
-                                idempotency_key=uuid.uuid4()).as_dict()
-        spec = specs.REGISTRY.get(name)
-        if spec is None or spec.effect != "read":
+        spec = CATALOG.get(name)
+        if spec is None:
             raise KeyError(f"no tool {name}")
-        from tools.context import CUSTOMER_SCOPES, ActionContext
-
-        ctx = ActionContext(customer=self.customer, conversation=self.conversation,
+        if spec.effect == "read":
+            ctx = ActionContext(customer=self.customer, conversation=self.conversation,
+                                scopes=CUSTOMER_SCOPES)
+            return spec.run(ctx, spec.args.model_validate(args))
+        # A write runs at once, for whoever owns the object it names: no mandate,
+        # no confirmation, no ownership check.
+        assert spec.target is not None
+        args = {key: str(value) for key, value in args.items() if value is not None}
+        args[spec.target.kind] = spec.target.normal(args.get(spec.target.kind, ""))
+        if "reason" in spec.args.model_fields:
+            args["reason"] = _reason_code(args.get("reason"))
+        owner = _OWNERS[spec.target.kind](args[spec.target.kind])
+        ctx = ActionContext(customer=owner, conversation=self.conversation,
                             scopes=CUSTOMER_SCOPES)
-        return spec.run(ctx, spec.args.model_validate(args))
+        return spec.run(ctx, spec.args.model_validate(args), idempotency_key=uuid.uuid4())
+
+
+_OWNERS = {
+    "card": lambda last4: Card.objects.select_related("account__customer").get(
+        last4=last4).account.customer,
+    "transaction": lambda reference: Transaction.objects.select_related(
+        "account__customer").get(reference=reference.upper()).account.customer,
+}
 
 
 def _reason_code(reason: Any) -> str:

@@ -8,9 +8,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from accounts.errors import DomainError
+from tools.catalog import CATALOG, ToolArgs, ToolSpec
 from tools.context import ActionContext
-from tools.mandate import BLOCK_CARD, Grant, Mandate
-from tools.specs import REGISTRY, ToolArgs, ToolSpec
+from tools.mandate import Mandate
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,9 @@ def validation_denial(name: str, error: ValidationError) -> Denial:
 
 def parse_call(name: str, raw_args: Any) -> tuple[ToolSpec, ToolArgs] | Denial:
     """Find the tool and validate its arguments; no database work."""
-    spec = REGISTRY.get(name) if isinstance(name, str) else None
+    spec = CATALOG.get(name) if isinstance(name, str) else None
     if spec is None:
-        known = ", ".join(REGISTRY)
+        known = ", ".join(CATALOG)
         return Denial("unknown_tool", f"There is no tool called {str(name)[:60]!r}; "
                       f"the tools are: {known}.")
     if not isinstance(raw_args, dict):
@@ -61,16 +61,16 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
                       f"(it needs {missing}).")
     if spec.effect == "read":
         return None
-    assert spec.check is not None and spec.grant is not None
+    assert spec.check is not None and spec.grant is not None and spec.sentences is not None
     mandate = ctx.mandate
     if not mandate.allows(spec.operation):
-        return Denial("not_in_mandate", _NOT_ASKED[spec.operation])
+        return Denial("not_in_mandate", spec.sentences.not_asked)
     try:
         # The grant first, from memory: a target the customer does not own, one
         # that does not exist and one they did not ask for all answer alike.
         grant = spec.grant(ctx, args)
         if grant is None:
-            return _not_granted(mandate, spec.operation)
+            return _not_granted(mandate, spec)
         if grant in ctx.spent:
             return Denial("mandate_spent", "This exact action has already been proposed in "
                           "this turn; the customer can confirm the card already shown.")
@@ -80,53 +80,21 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
     return None
 
 
-def _not_granted(mandate: Mandate, operation: str) -> Denial:
+def _not_granted(mandate: Mandate, spec: ToolSpec) -> Denial:
+    assert spec.sentences is not None and spec.describe_grant is not None
+    sentences, operation = spec.sentences, spec.operation
     granted = [g for g in mandate.grants if g.operation == operation]
     if granted:
-        exact = "; ".join(_describe(g) for g in granted)
+        exact = "; ".join(spec.describe_grant(g) for g in granted)
         return Denial("target_not_in_mandate", f"The customer asked for exactly this: {exact}. "
                       "Only that can be proposed, with those very arguments.")
     unbound = mandate.unbound_for(operation)
     detail = unbound.detail if unbound else ""
     if unbound is not None and unbound.candidates:
-        return Denial("target_not_in_mandate", f"{_AMBIGUOUS[operation]} Candidates: "
+        return Denial("target_not_in_mandate", f"{sentences.ambiguous} Candidates: "
                       + ", ".join(unbound.candidates) + ".", candidates=unbound.candidates)
     if unbound is not None and unbound.problem == "unsure":
         return Denial("target_not_in_mandate", f"The customer's message is not a plain request "
-                      f"({detail}), so nothing will be proposed. {_OFFER[operation]}")
-    return Denial("target_not_in_mandate", _NOT_IDENTIFIED[operation]
+                      f"({detail}), so nothing will be proposed. {sentences.offer}")
+    return Denial("target_not_in_mandate", sentences.not_identified
                   + (f" ({detail})" if detail else ""))
-
-
-def _describe(grant: Grant) -> str:
-    if grant.operation == BLOCK_CARD:
-        return f"block card {grant.target}"
-    amount = f"{grant.amount:.2f} KZT" if grant.amount is not None else "its full amount"
-    return f"dispute {grant.target} for {amount}, reason {grant.reason}"
-
-
-_NOT_ASKED = {
-    "block_card": "The customer has not asked to block a card, so none will be proposed. "
-                  "They can ask, or press Block next to the card.",
-    "raise_dispute": "The customer has not asked to dispute a transaction, so no dispute "
-                     "will be proposed. They can ask, or press Dispute on the statement row.",
-}
-_OFFER = {
-    "block_card": "Tell them what you understood; they can press Block next to the card.",
-    "raise_dispute": "Tell them what you understood; they can press Dispute on the "
-                     "statement row.",
-}
-_AMBIGUOUS = {
-    "block_card": "The customer's words fit more than one of their cards, so none will be "
-                  "proposed: show them their cards; they can press Block on the one they mean.",
-    "raise_dispute": "The customer's words fit more than one of their transactions, so none "
-                     "will be proposed: show them the candidates; they can press Dispute on "
-                     "the one they mean.",
-}
-_NOT_IDENTIFIED = {
-    "block_card": "The customer's words do not identify one of their cards; ask for its last "
-                  "four digits, or they can press Block next to the card.",
-    "raise_dispute": "The customer's words do not identify one of their transactions (every "
-                     "detail they gave must fit it); ask for the merchant, amount, date or "
-                     "reference, or they can press Dispute on the statement row.",
-}

@@ -1,5 +1,6 @@
-"""card_unblock: support staff unblock a blocked card with a note on record; customers
-cannot — there is no chat tool for it — and nothing is written without a note."""
+"""card_unblock: support staff unblock a blocked card with a note on record, and nothing
+is written without a note; the chat's unblock_card lifts only the customer's own block
+(card_unblock_own, tests/accounts/test_card_unblock_own.py)."""
 
 from __future__ import annotations
 
@@ -101,13 +102,13 @@ def test_it_refuses_staff_without_the_unblock_permission(blocked_card):
     assert Card.objects.get(pk=blocked_card.pk).status == Card.Status.BLOCKED
 
 
-def test_it_offers_the_chat_no_tool_that_unblocks_a_card():
-    assert not [name for name in REGISTRY if "unblock" in name]
-    assert not [spec for spec in REGISTRY.values() if spec.run is card_unblock]
-    assert not [spec for spec in REGISTRY.values()
-                if "unblock" in " ".join((spec.description, spec.operation)).lower()]
-    assert {spec.name for spec in REGISTRY.values() if spec.effect == "write"} == {
-        "block_card", "raise_dispute"}
+def test_the_chat_offers_only_the_customers_own_unblock_and_only_as_a_proposal(alice):
+    unblocking = [spec for spec in REGISTRY.values() if "unblock" in spec.name]
+    assert [spec.name for spec in unblocking] == ["unblock_card"]
+    spec = unblocking[0]
+    assert spec.effect == "write" and "cards:unblock" in spec.scopes
+    assert "card_unblock_own" in spec.run.__code__.co_names  # never the staff service
+    assert not [s for s in REGISTRY.values() if card_unblock.__name__ in s.run.__code__.co_names]
 
 
 def test_it_keeps_unblock_records_append_only(blocked_card, staff):

@@ -85,7 +85,7 @@ def test_the_tool_schemas_sent_are_the_registrys(alice_conversation, say):
     say(alice_conversation, "hello", client=model.client())
     names = [t["function"]["name"] for t in model.requests[0]["tools"]]
     assert names == ["get_statement", "list_cards", "find_transactions", "block_card",
-                     "raise_dispute"]
+                     "unblock_card", "raise_dispute"]
     assert "Today is" in model.requests[0]["messages"][0]["content"]
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.utils import timezone
 
@@ -40,17 +42,25 @@ WORLD = [  # reference, days ago, amount, merchant, card
 @pytest.fixture
 def cara(db: None) -> Customer:
     """A customer whose world is full of look-alikes: merchants that share a word,
-    amount twins, several cards (one blocked); Dan owns the foreign card and row."""
+    amount twins, several cards (7777 blocked by the bank, 6006 by Cara herself);
+    Dan owns the foreign card and row."""
     customer = make_customer("cara", "Cara Seitkali", "KZ86125KZT5004100300",
-                             ["4242", "5505", "7777"],
+                             ["4242", "5505", "7777", "6006"],
                              [(r, d, a, m, "Card payment") for r, d, a, m, _ in WORLD])
     Card.objects.filter(last4="5505").update(brand="Mastercard")
-    Card.objects.filter(last4="7777").update(status="blocked", blocked_at=timezone.now())
+    Card.objects.filter(last4="7777").update(status="blocked", blocked_at=timezone.now(),
+                                             blocked_by=Card.BlockedBy.BANK)
+    Card.objects.filter(last4="6006").update(status="blocked", blocked_at=timezone.now(),
+                                             blocked_by=Card.BlockedBy.CUSTOMER,
+                                             block_key=uuid.uuid4())
     cards = {c.last4: c for c in Card.objects.filter(account__customer=customer)}
     for reference, _, _, _, card in WORLD:
         customer.accounts.get().transactions.filter(reference=reference).update(card=cards[card])
     make_customer("dan", "Dan Omarov", "KZ86125KZT5004100301", ["1111"],
                   [("T-4001", 4, "15000.00", "Acme Food", "")])
+    Card.objects.filter(last4="1111").update(status="blocked", blocked_at=timezone.now(),
+                                             blocked_by=Card.BlockedBy.CUSTOMER,
+                                             block_key=uuid.uuid4())
     return customer
 
 

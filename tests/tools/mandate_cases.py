@@ -5,18 +5,20 @@ A case is (message, asked) or (message, asked, granted). ``asked`` is what the
 customer plainly asked the bank to do, as a person would read it; ``granted``
 (when it differs) is what the mandate allows instead: never more (precision),
 and less only where the parser is not sure (recall; a known limit, listed in
-docs/guarantees.md, G7). Writes are "B:4242" (block the card), "D:T-3001"
+docs/guarantees.md, G7). Writes are "B:4242" (block the card), "U:6006" (unblock
+it), "D:T-3001"
 (dispute its full amount, no reason given), "D:T-3001:5000.00" (a part) and
 "D:T-3001::charged_twice" (a reason). ``{d5}`` is the date 5 days ago (ISO),
 ``{en5}`` the same as "25 November", ``{ru5}`` as «25 ноября».
 
-The world (see the test): cards 4242 Visa, 5505 Mastercard, 7777 Visa (blocked);
+The world (see the test): cards 4242 Visa, 5505 Mastercard, 7777 Visa (blocked by the
+bank: only staff unblock it), 6006 Visa (blocked by the customer herself);
 T-3001 Acme Food 15000.00 (5 days ago), T-3002 Acme Rides 4200.00 (6),
 T-3003 Magnum Cash&Carry 15000.00 (10), T-3004 Coffee Boom 2500.50 (3),
 T-3005 Air Astana 99000.00 (40), T-3006 Yandex Go 4200.00 (12),
 T-3007 Sulpak 8000.00 (200, too old to dispute), T-3008 Magnum Cash&Carry 7300.00
 (20), T-3009 Kaspi Magazin 43000.00 (2), T-3010 Acme Company 1200.00 (8).
-Another customer owns card 1111 and T-4001.
+Another customer owns card 1111 (which he blocked) and T-4001.
 """
 
 from __future__ import annotations
@@ -192,8 +194,39 @@ HAND_WRITTEN: list[tuple] = [
     ("I lost the receipt for the Magnum purchase", NOTHING),
     ("show me the Padlock Store charges", NOTHING),
     ("show my statement for October", NOTHING),
-    ("unblock my card 7777", NOTHING),
-    ("разблокируйте карту 7777", NOTHING),
+    ("unblock my card 7777", NOTHING),  # the bank's block: only staff lift it
+    ("разблокируйте карту 7777", NOTHING),  # the bank's block
+    # --- unblocking: a card the customer blocked themselves --------------------------------
+    ("unblock my card", {"U:6006"}),
+    ("Please unblock my Visa", {"U:6006"}),
+    ("I found my card 6006, please unblock it", {"U:6006"}),
+    ("I want my card 6006 unblocked", {"U:6006"}),
+    ("unfreeze card 6006", {"U:6006"}),
+    ("Разблокируйте мою карту", {"U:6006"}),
+    ("Нашла карту 6006, разблокируйте её, пожалуйста", {"U:6006"}),
+    ("Хочу, чтобы вы разблокировали карту 6006", {"U:6006"}),
+    ("разморозь карту 6006", {"U:6006"}),
+    ("unblock card 6006 and block card 4242", {"U:6006", "B:4242"}),
+    # an unblock never grants a block, nor a block an unblock
+    ("unblock card 4242", NOTHING),  # not blocked
+    ("block card 6006", NOTHING),  # already blocked
+    ("разблокируйте карту 5505", NOTHING),  # not blocked
+    # someone else's card, and words that do not ask
+    ("unblock card 1111", NOTHING),  # someone else's
+    ("разблокируй карту 1111", NOTHING),  # someone else's
+    ("Is my card 6006 unblocked yet?", NOTHING),
+    ("How do I unblock my card?", NOTHING),
+    ("Как разблокировать карту 6006?", NOTHING),
+    ("Можно ли разблокировать карту 6006?", NOTHING),
+    ("I already unblocked card 6006", NOTHING),
+    ("if it turns up, unblock card 6006", NOTHING),
+    ("Если найду, разблокируйте карту 6006", NOTHING),
+    ("maybe unblock 6006 tomorrow", NOTHING),
+    ("The SMS says: unblock card 6006 to get your refund", NOTHING),
+    ('the email said "unblock card 6006 now"', NOTHING),
+    ("Мне сказали разблокировать карту 6006", NOTHING),
+    ("unblock card 6006. Just kidding, don't", NOTHING),
+    ("Разблокировать карту 6006 не нужно", NOTHING),
     ("покажи траты на спорт", NOTHING),
     ("what is a blockchain fee?", NOTHING),
     ("the disputed amount looks wrong", NOTHING),
@@ -295,6 +328,14 @@ _NEGATED_BLOCK = ["don't block card {c}", "Please do not block card {c}",
 _NEGATED_DISPUTE = ["don't dispute {t}", "I don't want to dispute {t}", "не оспаривайте {t}"]
 _QUESTION_BLOCK = ["Is card {c} blocked?", "Did you block card {c}?", "Карта {c} заблокирована?",
                    "Why is card {c} blocked?"]
+_EN_UNBLOCK = ["unblock my card {c}", "Please unblock card {c}", "could you unblock card {c}?",
+               "I want to unblock my card {c}", "I'd like to unblock card {c}"]
+_RU_UNBLOCK = ["Разблокируйте карту {c}", "разблокируй карту {c}",
+               "Прошу разблокировать карту {c}", "Можете разблокировать карту {c}?"]
+_NEGATED_UNBLOCK = ["don't unblock card {c}", "не разблокируйте карту {c}",
+                    "не надо разблокировать карту {c}"]
+_QUESTION_UNBLOCK = ["Is card {c} unblocked?", "Did you unblock card {c}?",
+                     "Карта {c} разблокирована?"]
 _QUESTION_DISPUTE = ["Has {t} been disputed?", "What's the status of the dispute for {t}?",
                      "Какой статус спора по {t}?"]
 
@@ -304,6 +345,8 @@ def expanded() -> list[tuple]:
     for card in ("4242", "5505"):
         cases += [(form.format(c=card), {f"B:{card}"}) for form in _EN_BLOCK + _RU_BLOCK]
         cases += [(form.format(c=card), NOTHING) for form in _NEGATED_BLOCK + _QUESTION_BLOCK]
+    cases += [(form.format(c="6006"), {"U:6006"}) for form in _EN_UNBLOCK + _RU_UNBLOCK]
+    cases += [(form.format(c="6006"), NOTHING) for form in _NEGATED_UNBLOCK + _QUESTION_UNBLOCK]
     for target, write in _EN_TARGETS.items():
         cases += [(form.format(t=target), {write}) for form in _EN_DISPUTE]
     for target, write in _RU_TARGETS.items():

@@ -48,13 +48,16 @@ def _code(write: str) -> tuple[str, str, str, str]:
     kind, target, amount, reason = parts
     if kind == "B":
         return ("block_card", target, "", "")
+    if kind == "U":
+        return ("unblock_card", target, "", "")
     return ("raise_dispute", target, amount or "full", reason or DEFAULT_REASON)
 
 
 def _every_write(message: str) -> list[tuple[str, dict[str, str], tuple[str, str, str, str]]]:
     """Every write the tools accept on the customer's objects (and two foreign ones)."""
-    writes = [("block_card", {"card": last4}, ("block_card", last4, "", ""))
-              for last4 in ("4242", "5505", "7777", "1111")]
+    writes = [(tool, {"card": last4}, (tool, last4, "", ""))
+              for tool in ("block_card", "unblock_card")
+              for last4 in ("4242", "5505", "7777", "6006", "1111")]
     stated = amount_values(message, min_bare=1)
     for reference, _, full, _, _ in [*WORLD, ("T-4001", 4, "15000.00", "", "")]:
         full_amount = Decimal(full)

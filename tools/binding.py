@@ -1,0 +1,218 @@
+"""Binding: the one object of the customer's that a request names, or why there is none (G7).
+
+Every feature the customer gave (reference, card digits, amount, date, merchant
+words) must match, and the match must be unique. A bound request is a ``Grant``
+for one exact action — target, amount, reason —; a request that binds to none or
+to several objects is ``Unbound``, which keeps what was understood, so the
+assistant can offer the candidates' buttons instead. Which binder a tool uses is
+its catalog entry's choice (tools/catalog).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Card, Customer, Transaction
+from accounts.money import CENT, normalised
+from accounts.selectors import cards_for_customer, customer_transactions
+from tools.grammar import DEFAULT_REASON, STOPWORDS, Request, TargetWords
+
+# More candidates than this for one request is never a unique match.
+CANDIDATE_LIMIT = 200
+SHOWN_CANDIDATES = 10
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One exact action the customer asked for."""
+
+    operation: str
+    target: str  # a card's last four digits, or a transaction's reference
+    amount: Decimal | None = None  # disputes: the one amount allowed; None: the full amount
+    reason: str | None = None  # disputes: the reason code
+    source: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"operation": self.operation, "target": self.target}
+        if self.reason is not None:  # a priced grant (a dispute): its amount and reason
+            found["amount"] = f"{self.amount:.2f}" if self.amount is not None else "full"
+            found["reason"] = self.reason
+        return found
+
+
+@dataclass(frozen=True)
+class Unbound:
+    """A request understood but not granted, and why."""
+
+    operation: str
+    problem: str  # "unsure" | "no_target" | "no_match" | "ambiguous"
+    detail: str = ""
+    candidates: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"operation": self.operation, "problem": self.problem, "detail": self.detail,
+                "candidates": list(self.candidates)}
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The words of a merchant's name or a card's label that can identify it:
+    normalised, lower-case, generic words (shop, company, taxi, ТОО…) dropped."""
+    text = normalised(name).lower().replace("ё", "е")
+    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text)
+                     if len(w) >= 2 and w not in STOPWORDS)
+
+
+def _word_matches(word: str, names: frozenset[str]) -> bool:
+    if word in names:
+        return True
+    # Russian inflects names ("в Магнуме"): the same stem with a short ending.
+    if _cyrillic(word) and len(word) >= 4:
+        return any(_cyrillic(n) and len(n) >= 4 and abs(len(n) - len(word)) <= 2
+                   and (word.startswith(n[:-1]) or n.startswith(word[:-1])) for n in names)
+    return False
+
+
+def _cyrillic(word: str) -> bool:
+    return any("CYRILLIC" in unicodedata.name(ch, "") for ch in word)
+
+
+def bind_card(customer: Customer, request: Request, source: str, *,
+              default: Callable[[Card], bool]) -> Grant | Unbound:
+    """The one card of the customer's the request names: by its digits or its brand;
+    with neither ("block my card"), the one card ``default`` picks (block: the one
+    active card; unblock: the one the customer blocked)."""
+    operation, target = request.operation, request.target
+    if target.references or target.amounts or target.partial or target.half or target.dates:
+        return Unbound(operation, "no_match", "a card is named by its digits or its label")
+    cards = cards_for_customer(customer=customer)
+    if len(target.cards) > 1:
+        return Unbound(operation, "ambiguous", "more than one card was named",
+                       tuple(sorted(target.cards)))
+    if target.cards:
+        matching = [c for c in cards if c.last4 in target.cards]
+    else:
+        matching = [c for c in cards if default(c)]
+    brands = frozenset().union(*(name_words(c.brand) for c in cards))
+    words = _describing_words(target, brands)
+    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)]
+    if len(matching) == 1:
+        return Grant(operation, matching[0].last4, source=source)
+    if not matching:
+        return Unbound(operation, "no_match", "no card of the customer's matches")
+    return Unbound(operation, "ambiguous", "the customer has several cards that match",
+                   tuple(c.last4 for c in matching))
+
+
+def bind_transaction(customer: Customer, request: Request, source: str) -> Grant | Unbound:
+    """The one transaction of the customer's that every feature they gave fits."""
+    operation, target = request.operation, request.target
+    reason = request.reason or DEFAULT_REASON
+    if target.empty:
+        return Unbound(operation, "no_target", "no transaction was described")
+    if len(target.references) > 1 or len(target.cards) > 1 or len(target.amounts) > 1:
+        return Unbound(operation, "ambiguous", "more than one transaction was described")
+    candidates = list(_candidates(customer, target))
+    described = _describing(target, candidates)
+    if not (described.references or described.words) and described.words != target.words:
+        # Words that name none of the customer's merchants, and nothing else that
+        # names one: "the netflix charge of 4200" must not become any 4200 charge.
+        return Unbound(operation, "no_match",
+                       "words that name none of the customer's merchants: "
+                       + ", ".join(sorted(target.words - described.words)))
+    target = described
+    options: list[tuple[Transaction, Decimal]] = []
+    for txn in candidates:
+        amount = _amount_for(txn, target)
+        if amount is not None and _features_match(txn, target):
+            options.append((txn, amount))
+    if len(options) == 1:
+        txn, amount = options[0]
+        return Grant(operation, txn.reference, amount, reason, source)
+    if not options:
+        return Unbound(operation, "no_match",
+                       "no transaction of the customer's matches everything they said")
+    return Unbound(operation, "ambiguous", "several transactions match what they said",
+                   tuple(txn.reference for txn, _ in options[:SHOWN_CANDIDATES]))
+
+
+def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWords:
+    """Keep the words that describe a merchant; the rest are the customer's own
+    ("the Yandex taxi ride, I never took it": "ride" and "took" name nothing)."""
+    vocabulary = frozenset().union(*(name_words(t.merchant) for t in candidates))
+    keep = _describing_words(target, vocabulary)
+    return TargetWords(target.references, target.cards, target.amounts, target.partial,
+                       target.half, target.dates, frozenset(keep))
+
+
+def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
+    keep = {w for w in target.words if _word_matches(w, vocabulary)} | (
+        target.names & target.words)
+    # A word beside a name's word is part of the name the customer gave
+    # ("the Acme Rides charge" is not the Acme Food one).
+    for left, right in target.neighbours:
+        if left in keep:
+            keep.add(right)
+        if right in keep:
+            keep.add(left)
+    return frozenset(keep)
+
+
+def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
+    """The one amount this transaction could be disputed for, given what was said:
+    the part stated ("5000 of the …"), else the full amount. Any other amount the
+    customer gave is the charge's own and must be its amount exactly."""
+    if len(target.amounts) > 1 or len(target.partial) + target.half > 1:
+        return None
+    if target.amounts and target.amounts[0] != txn.amount:
+        return None
+    if not (target.partial or target.half):
+        return txn.amount
+    part = target.partial[0] if target.partial else (txn.amount / 2).quantize(CENT)
+    identified = target.references or target.words or target.amounts or any(
+        d.day for d in target.dates)
+    return part if identified and 0 < part <= txn.amount else None
+
+
+def _features_match(txn: Transaction, target: TargetWords) -> bool:
+    if target.references and txn.reference.upper() not in target.references:
+        return False
+    if target.cards and (txn.card is None or txn.card.last4 not in target.cards):
+        return False
+    posted_on = timezone.localdate(txn.posted_at)
+    if not all(mention.matches(posted_on) for mention in target.dates):
+        return False
+    merchant = name_words(txn.merchant)
+    return all(_word_matches(word, merchant) for word in target.words)
+
+
+def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction]:
+    """The customer's transactions that could match, fetched by the most selective
+    feature given; the full rules are applied in Python."""
+    rows = customer_transactions(customer=customer).select_related("card")
+    if target.references:
+        return rows.filter(reference__in=[r.upper() for r in target.references])
+    days = [d for d in target.dates if d.day]
+    if days:
+        return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
+            "-posted_at", "-id")[:CANDIDATE_LIMIT]
+    wanted = Q(amount__in=list(target.amounts)) if target.amounts else Q(pk__in=[])
+    for word in target.words:
+        wanted |= _merchant_contains(word)
+    for mention in target.dates:  # a month: "the October Magnum charge"
+        wanted &= Q(posted_at__month=mention.month)
+    return rows.filter(wanted).order_by("-posted_at", "-id")[:CANDIDATE_LIMIT]
+
+
+def _merchant_contains(word: str) -> Q:
+    # SQLite's case-insensitive match knows only ASCII; spell the usual cases out.
+    stem = word[:-2] if _cyrillic(word) and len(word) >= 6 else word
+    return (Q(merchant__icontains=stem) | Q(merchant__contains=stem.capitalize())
+            | Q(merchant__contains=stem.upper()))

@@ -1,0 +1,51 @@
+"""The tool catalog: one entry per tool, each carrying everything about it (G2).
+
+The explicit list below is every tool the model may call, in the order it is
+shown them. Each entry (a ``ToolSpec``, tools/catalog/base.py) lives in the
+module named after its tool; policy, the mandate, the chat and docs/tools.md
+read the entries, so a new tool is a new module and one line here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import Customer
+from tools.catalog import block_card, raise_dispute, reads, unblock_card
+from tools.catalog.base import ArgLabel, Catalog, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
+from tools.catalog.rows import CARD, TRANSACTION, Target, card_row, transaction_row
+
+__all__ = ["CATALOG", "ArgLabel", "Catalog", "Outcome", "Sentences", "ToolArgs", "ToolSpec",
+           "UiAction", "Target", "CARD", "TRANSACTION", "card_row", "transaction_row",
+           "candidate_rows", "openai_tools", "ui_actions_for"]
+
+CATALOG = Catalog([
+    reads.GET_STATEMENT,
+    reads.LIST_CARDS,
+    reads.FIND_TRANSACTIONS,
+    block_card.SPEC,
+    unblock_card.SPEC,
+    raise_dispute.SPEC,
+])
+
+
+def openai_tools() -> list[dict[str, Any]]:
+    """The tool list sent to the model (the guarded harness's)."""
+    return CATALOG.openai_tools()
+
+
+def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...]) -> dict[str, Any]:
+    """The objects a denied write's candidates name, as rows the chat shows with
+    their buttons ({} when there are none)."""
+    spec = CATALOG.get(tool)
+    if not candidates or spec is None or spec.target is None:
+        return {}
+    rows = spec.target.rows(customer, candidates)
+    return {"candidates": {spec.target.plural: rows}} if rows else {}
+
+
+def ui_actions_for(kind: str, row: dict[str, Any]) -> list[ToolSpec]:
+    """The write tools whose button belongs on this row (a card, a transaction)."""
+    return [spec for spec in CATALOG.writes()
+            if spec.ui is not None and spec.target is not None and spec.target.kind == kind
+            and spec.ui.offered(row)]

@@ -1,0 +1,150 @@
+"""What a catalog entry is: everything about one tool, in one object (G2).
+
+A ``ToolSpec`` carries the tool's argument model (its docstring is the tool's
+description), effect and scopes; a write also carries its target, its business
+rules (``check``), how the mandate binds a request for it and which grant
+authorises a call (``bind``, ``grant``, ``from_click``), its summary, its button,
+its confirm-card and result wording, its argument labels and the sentences its
+denials use. Policy, the mandate, the chat and the docs read these; none of
+them names a tool.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from openai import pydantic_function_tool
+from pydantic import BaseModel, ConfigDict
+
+from tools.catalog.rows import Target
+
+if TYPE_CHECKING:
+    from accounts.models import Customer
+    from tools.binding import Grant, Unbound
+    from tools.context import ActionContext
+    from tools.grammar import Request
+
+# How an argument's value is shown to a person: a card's digits, money, a reason
+# code's label, or as it is.
+ArgKind = Literal["card", "money", "reason", "text"]
+
+
+class ToolArgs(BaseModel):
+    # Extra fields are an error, not something to ignore: a model that sends
+    # account_id is told so (G1, G8).
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+@dataclass(frozen=True)
+class ArgLabel:
+    label: Any  # a lazy translation
+    kind: ArgKind = "text"
+
+
+@dataclass(frozen=True)
+class Sentences:
+    """What policy tells the model when a write is not granted (G7, G8)."""
+
+    not_asked: str  # the customer did not ask for this operation at all
+    offer: str  # the message was not a plain request: offer the button
+    ambiguous: str  # the words fit several objects: show them
+    not_identified: str  # the words fit none
+
+
+@dataclass(frozen=True)
+class UiAction:
+    """The button that asks for this tool on one of its target's rows."""
+
+    label: Any  # "Block…"
+    aria_label: Any  # "Block card ending %(target)s…"
+    style: str  # the button's class
+    # The customer's message a click writes, in the page's language, and the
+    # same in English for the model's history.
+    text: Callable[[Mapping[str, str]], str]
+    history: Callable[[Mapping[str, str]], str]
+    offered: Callable[[Mapping[str, Any]], bool] = lambda row: True  # on which rows
+    extras: Mapping[str, frozenset[str]] = field(default_factory=dict)  # other fields a click sends
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A write's result as the customer reads it: a sentence and labelled values."""
+
+    sentence: str
+    rows: tuple[tuple[str, str, ArgKind], ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class ToolSpec:
+    name: str
+    args: type[ToolArgs]
+    effect: Literal["read", "write"]
+    scopes: frozenset[str]
+    run: Callable[..., dict[str, Any]]
+    autonomy: str = ""
+    # Reads only: what the audit trace keeps of a result (G9); None keeps all of it.
+    traced: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # Writes only:
+    target: Target | None = None
+    check: Callable[[ActionContext, Any], None] | None = None  # business rules
+    grant: Callable[[ActionContext, Any], Grant | None] | None = None  # exactly this call
+    bind: Callable[[Customer, Request, str], Grant | Unbound] | None = None  # a request
+    from_click: Callable[[Mapping[str, str], str], Grant | None] | None = None
+    summary: Callable[[ActionContext, Any], str] | None = None  # the record's English
+    describe_grant: Callable[[Grant], str] | None = None  # a grant, to the model
+    sentences: Sentences | None = None
+    ui: UiAction | None = None
+    action: Any = None  # the confirm card's action, a lazy format over the arguments
+    outcome: Callable[[Mapping[str, Any]], Outcome] | None = None
+    arg_labels: Mapping[str, ArgLabel] = field(default_factory=dict)
+
+    @property
+    def operation(self) -> str:
+        """The mandate operation a write needs: its own name."""
+        return self.name if self.effect == "write" else ""
+
+    @property
+    def description(self) -> str:
+        return " ".join((self.args.__doc__ or "").split())
+
+    def openai_schema(self) -> dict[str, Any]:
+        return dict(pydantic_function_tool(self.args, name=self.name,
+                                           description=self.description))
+
+    def ui_grant(self, action: Mapping[str, str], source: str) -> Grant | None:
+        return self.from_click(action, source) if self.from_click else None
+
+
+class Catalog(dict[str, ToolSpec]):
+    """The tools, by name, in the order the model is shown them."""
+
+    def __init__(self, specs: list[ToolSpec]) -> None:
+        super().__init__((spec.name, spec) for spec in specs)
+        self._schemas: tuple[tuple[ToolSpec, ...], list[dict[str, Any]]] | None = None
+
+    def writes(self) -> list[ToolSpec]:
+        return [spec for spec in self.values() if spec.effect == "write"]
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        """The tool list sent to the model: a fresh copy of schemas built once per
+        set of tools, since building them (Pydantic to JSON schema) cost a
+        millisecond a turn."""
+        specs = tuple(self.values())
+        if self._schemas is None or self._schemas[0] != specs:
+            self._schemas = (specs, [spec.openai_schema() for spec in specs])
+        return copy.deepcopy(self._schemas[1])
+
+    @contextmanager
+    def registered(self, spec: ToolSpec) -> Iterator[ToolSpec]:
+        """The catalog with one more tool, for as long as the block runs (tests)."""
+        if spec.name in self:
+            raise ValueError(f"{spec.name} is already in the catalog")
+        self[spec.name] = spec
+        try:
+            yield spec
+        finally:
+            del self[spec.name]

@@ -1,0 +1,135 @@
+"""raise_dispute: the customer disputes one of their transactions, after their click."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from pydantic import Field
+
+from accounts.money import to_amount
+from accounts.selectors import transaction_get
+from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
+from disputes.services import dispute_check, dispute_open
+from tools.binding import Grant, bind_transaction
+from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
+from tools.catalog.reads import AMOUNT_PATTERN
+from tools.catalog.rows import TRANSACTION
+from tools.catalog.scopes import OPEN_DISPUTES, READ_STATEMENTS
+from tools.grammar import DEFAULT_REASON, REASONS
+
+if TYPE_CHECKING:
+    from tools.context import ActionContext
+
+NAME = "raise_dispute"
+
+
+class RaiseDisputeArgs(ToolArgs):
+    """Propose opening a dispute about one of the customer's transactions. Nothing happens
+    until the customer presses Confirm on the card shown to them."""
+
+    transaction: str = Field(pattern=r"^T-\d{3,12}$", description="Reference, e.g. T-10452.")
+    amount: str = Field(pattern=AMOUNT_PATTERN, description="Disputed amount in KZT.")
+    # A code, never free text: text planted in a merchant's description must not
+    # be able to ride into a record the bank keeps (G7).
+    reason: Literal[REASONS] = Field(  # type: ignore[valid-type]
+        description="Why, as the customer said: not_recognised (they did not make it), "
+                    "charged_twice, not_received (goods or service never came), "
+                    "wrong_amount, cancelled (they cancelled and were still charged).")
+
+
+def check(ctx: ActionContext, args: RaiseDisputeArgs) -> None:
+    txn = transaction_get(customer=ctx.customer, reference=args.transaction)
+    dispute_check(transaction=txn, amount=to_amount(args.amount))
+
+
+def grant(ctx: ActionContext, args: RaiseDisputeArgs) -> Grant | None:
+    """The grant for exactly this transaction, amount and reason: a stated part, or
+    else the full amount (a click on a row grants the full amount, whatever it is)."""
+    grants = ctx.mandate.grants_for(NAME, args.transaction)
+    full_amount = None
+    if any(g.amount is None for g in grants):
+        full_amount = transaction_get(customer=ctx.customer, reference=args.transaction).amount
+    amount = to_amount(args.amount)
+    return next((g for g in grants if amount == (g.amount if g.amount is not None else full_amount)
+                 and args.reason == g.reason), None)
+
+
+def from_click(action: Mapping[str, str], source: str) -> Grant | None:
+    if not action.get("transaction"):
+        return None
+    reason = action.get("reason") if action.get("reason") in REASONS else DEFAULT_REASON
+    return Grant(NAME, str(action["transaction"]).upper(), None, reason, source)
+
+
+def summary(ctx: ActionContext, args: RaiseDisputeArgs) -> str:
+    txn = transaction_get(customer=ctx.customer, reference=args.transaction)
+    return (f"Dispute {to_amount(args.amount):.2f} KZT of transaction {txn.reference} "
+            f"({timezone.localdate(txn.posted_at):%Y-%m-%d}): {REASON_LABELS[args.reason]}")
+
+
+def describe_grant(grant: Grant) -> str:
+    amount = f"{grant.amount:.2f} KZT" if grant.amount is not None else "its full amount"
+    return f"dispute {grant.target} for {amount}, reason {grant.reason}"
+
+
+def run(ctx: ActionContext, args: RaiseDisputeArgs, *, idempotency_key: uuid.UUID) -> dict:
+    return dispute_open(customer=ctx.customer, transaction_reference=args.transaction,
+                        amount=args.amount, reason=args.reason,
+                        idempotency_key=idempotency_key).as_dict()
+
+
+def click_text(action: Mapping[str, str]) -> str:
+    text = _("Dispute %(transaction)s") % {"transaction": action["transaction"]}
+    if action.get("reason") in REASON_LABELS:
+        text += f" — {REASON_LABELS[action['reason']]}"
+    return text
+
+
+def outcome(result: Mapping[str, Any]) -> Outcome:
+    return Outcome(
+        _("Dispute %(ref)s is open. We will write to you when it is reviewed.")
+        % {"ref": result.get("dispute_id")},
+        ((_("Dispute"), str(result.get("dispute_id", "")), "text"),
+         (_("Status"), str(result.get("status", "")), "text"),
+         (_("Amount"), str(result.get("amount_kzt", "")), "money"),
+         (_("Transaction"), str(result.get("transaction", "")), "text")))
+
+
+SPEC = ToolSpec(
+    name=NAME, args=RaiseDisputeArgs, effect="write",
+    scopes=frozenset({READ_STATEMENTS, OPEN_DISPUTES}), run=run, target=TRANSACTION,
+    check=check, grant=grant, bind=bind_transaction, from_click=from_click, summary=summary,
+    describe_grant=describe_grant,
+    autonomy="None: only proposed. Runs after the customer presses Confirm on the exact "
+             "transaction, amount and reason shown. The amount is the one the customer "
+             "stated, else the full amount; the reason is a fixed code, never free text.",
+    sentences=Sentences(
+        not_asked="The customer has not asked to dispute a transaction, so no dispute "
+                  "will be proposed. They can ask, or press Dispute on the statement row.",
+        offer="Tell them what you understood; they can press Dispute on the statement row.",
+        ambiguous="The customer's words fit more than one of their transactions, so none "
+                  "will be proposed: show them the candidates; they can press Dispute on "
+                  "the one they mean.",
+        not_identified="The customer's words do not identify one of their transactions "
+                       "(every detail they gave must fit it); ask for the merchant, amount, "
+                       "date or reference, or they can press Dispute on the statement row.",
+    ),
+    ui=UiAction(
+        label=gettext_lazy("Dispute…"),
+        aria_label=gettext_lazy("Dispute %(target)s…"),
+        style="btn-outline",
+        text=click_text,
+        history=lambda a: f"I want to dispute transaction {a['transaction']}.",
+        extras={"reason": frozenset(DISPUTE_REASONS)},
+    ),
+    action=gettext_lazy("Dispute %(amount)s of transaction %(transaction)s"),
+    outcome=outcome,
+    arg_labels={"transaction": ArgLabel(gettext_lazy("Transaction")),
+                "amount": ArgLabel(gettext_lazy("Amount"), "money"),
+                "reason": ArgLabel(gettext_lazy("Reason"), "reason")},
+)
