@@ -25,6 +25,7 @@ from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import Known, StreamGate, check_answer
 from bankbot.turns import StopSignal
+from tools.catalog import CATALOG
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness
 from tools.mandate import Mandate, mandate_for
@@ -200,13 +201,11 @@ def history_for_model(conversation: Conversation) -> list[dict[str, Any]]:
 
 
 def _describe(ui_action: dict[str, str] | None) -> str:
-    if not ui_action:
+    """A click, as the customer's words in the model's history (its tool's English)."""
+    spec = CATALOG.get(str((ui_action or {}).get("operation")))
+    if not ui_action or spec is None or spec.ui is None:
         return ""
-    if ui_action.get("operation") == "raise_dispute":
-        return f"I want to dispute transaction {ui_action.get('transaction')}."
-    if ui_action.get("operation") == "block_card":
-        return f"Please block my card ending {ui_action.get('card')}."
-    return ""
+    return spec.ui.history(ui_action)
 
 
 def _sources_seen(conversation: Conversation) -> list[Source]:

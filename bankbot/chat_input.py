@@ -18,15 +18,10 @@ from django.utils.translation import gettext_lazy
 
 from accounts.errors import InvalidInput
 from bankbot.text import unreadable
-from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
+from tools.catalog import CATALOG
 
 MAX_FRAME_BYTES = 8 * 1024
 
-# What an explicit UI choice may say: the operation and the field naming its target.
-UI_ACTIONS: dict[str, tuple[str, re.Pattern[str]]] = {
-    "raise_dispute": ("transaction", re.compile(r"^T-\d{1,12}$")),
-    "block_card": ("card", re.compile(r"^\d{4}$")),
-}
 _TURN_ID = re.compile(r"^[0-9a-f]{12}$")
 
 UNREADABLE = gettext_lazy(
@@ -77,31 +72,31 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
     text = field("text")
     operation = field("operation")
     if operation:
-        if operation not in UI_ACTIONS:
+        # What an explicit UI choice may say: a write tool with a button, the name of
+        # its target, and the fields its button may add (a dispute's reason code).
+        spec = CATALOG.get(operation)
+        if spec is None or spec.ui is None or spec.target is None:
             raise _malformed()
-        key, pattern = UI_ACTIONS[operation]
-        target = field("target").strip().upper()
-        if not pattern.match(target):
+        target = spec.target.normal(field("target"))
+        if not spec.target.pattern.match(target):
             raise _malformed()
-        ui_action = {"operation": operation, key: target}
-        reason = field("reason")
-        if reason and operation == "raise_dispute":
-            # A reason picked beside the Dispute… button: one of the fixed codes only.
-            if reason not in DISPUTE_REASONS:
+        ui_action = {"operation": operation, spec.target.kind: target}
+        for name, allowed in spec.ui.extras.items():
+            value = field(name)
+            if value and value not in allowed:
                 raise _malformed()
-            ui_action["reason"] = reason
+            if value:
+                ui_action[name] = value
         text = ui_action_text(ui_action)
     return ChatInput(text=text, client_message_id=field("client_message_id") or None,
                      ui_action=ui_action)
 
 
 def ui_action_text(ui_action: Mapping[str, str]) -> str:
-    if ui_action["operation"] == "raise_dispute":
-        text = _("Dispute %(transaction)s") % {"transaction": ui_action["transaction"]}
-        if ui_action.get("reason") in REASON_LABELS:
-            text += f" — {REASON_LABELS[ui_action['reason']]}"
-        return text
-    return _("Block card •••• %(card)s") % {"card": ui_action["card"]}
+    """The message a click writes, in the page's language (its tool's wording)."""
+    spec = CATALOG[ui_action["operation"]]
+    assert spec.ui is not None
+    return spec.ui.text(ui_action)
 
 
 def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:

@@ -53,6 +53,7 @@ from bankbot.outage import (
     keeps_its_form,
 )
 from tools import proposals
+from tools.catalog import card_row, transaction_row
 from tools.context import InvalidAuthorizationContext
 from tools.models import Proposal
 
@@ -182,8 +183,7 @@ def statement(request: HttpRequest, customer: Customer) -> HttpResponse:
         "customer": customer,
         "nav": "statement",
         "month": month,
-        "cards_result": {"cards": [{"card": c.last4, "label": c.masked, "status": c.status}
-                                   for c in cards_for_customer(customer=customer)]},
+        "cards_result": {"cards": [card_row(c) for c in cards_for_customer(customer=customer)]},
         "conversation": conversations_for(customer=customer).first(),
     }
     try:
@@ -217,14 +217,7 @@ def _page_number(value: str | None) -> int:
 
 def _transaction_row(txn: Any) -> dict[str, Any]:
     # The same shape as get_statement's rows, so one partial renders both.
-    return {
-        "reference": txn.reference,
-        "posted_at": timezone.localdate(txn.posted_at).isoformat(),
-        "amount_kzt": f"{txn.amount:.2f}",
-        "card": txn.card.last4 if txn.card else None,
-        "merchant": txn.merchant,
-        "description": txn.description,
-    }
+    return transaction_row(txn, for_model=False)
 
 
 def _shift(year: int, month: int, delta: int) -> str:

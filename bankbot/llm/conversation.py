@@ -19,7 +19,7 @@ from typing import Any
 # ("last month") mean the same thing to the model, the mandate and the tests.
 TODAY_RE = re.compile(r"Today is (\d{4})-(\d{2})-(\d{2})\.?")
 
-WRITE_TOOLS = frozenset({"block_card", "raise_dispute"})
+WRITE_TOOLS = frozenset({"block_card", "unblock_card", "raise_dispute"})
 
 
 @dataclass(frozen=True)

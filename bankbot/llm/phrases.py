@@ -43,6 +43,28 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "Я не готовил блокировку. Если она нужна, нажмите «Заблокировать» рядом с картой "
               "или напишите прямо, какую заблокировать (например: заблокируйте карту 4242).",
     },
+    "ask_plainly_unblock_card": {
+        "en": "I have not prepared an unblock. If you want one, press Unblock next to a card you "
+              "blocked, or tell me plainly which card to unblock (for example: unblock card "
+              "4242).",
+        "ru": "Я не готовил разблокировку. Если она нужна, нажмите «Разблокировать» рядом с "
+              "картой, которую вы заблокировали, или напишите прямо, какую разблокировать "
+              "(например: разблокируйте карту 4242).",
+    },
+    "which_card_unblock": {
+        "en": "You blocked several cards: {cards}. Which one should I unblock?",
+        "ru": "Вы заблокировали несколько карт: {cards}. Какую разблокировать?",
+    },
+    "card_digits_unblock": {
+        "en": "Which card should I unblock? Please tell me its last four digits.",
+        "ru": "Какую карту разблокировать? Напишите последние четыре цифры.",
+    },
+    "no_own_blocked_cards": {
+        "en": "None of your cards is blocked by you. A card the bank blocked is unblocked by "
+              "support: please call us or visit a branch.",
+        "ru": "Ни одна ваша карта не заблокирована вами. Карту, заблокированную банком, "
+              "разблокирует поддержка: позвоните нам или приходите в отделение.",
+    },
     "error": {
         "en": "I couldn't do that: {message}",
         "ru": "Не получилось: {message}",

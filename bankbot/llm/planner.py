@@ -70,6 +70,7 @@ def _next_step(conversation: Conversation, request: CustomerRequest) -> Step:
         "statement": _statement_step,
         "total": _statement_step,
         "block": _block_step,
+        "unblock": _unblock_step,
         "dispute": _dispute_step,
         "help": _help_step,
     }
@@ -115,6 +116,27 @@ def _block_step(conversation: Conversation, request: CustomerRequest) -> Step:
         cards = ", ".join(f"•••• {card}" for card in active)
         return Step(text=say("which_card", request.language, cards=cards))
     return Step(text=say("no_active_cards", request.language))
+
+
+def _unblock_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    if request.card:
+        call = _call(conversation, "unblock_card", card=request.card)
+        return Step(calls=[call]) if call else _unavailable(request)
+    cards_result = conversation.last_result("list_cards")
+    if cards_result is None:
+        call = _call(conversation, "list_cards")
+        return Step(calls=[call]) if call else Step(text=say("card_digits_unblock",
+                                                             request.language))
+    own = [str(card.get("card")) for card in cards_result.data.get("cards", [])
+           if isinstance(card, dict) and card.get("status") == "blocked"
+           and card.get("blocked_by") == "customer"]
+    if len(own) == 1:
+        call = _call(conversation, "unblock_card", card=own[0])
+        return Step(calls=[call]) if call else _unavailable(request)
+    if own:
+        cards = ", ".join(f"•••• {card}" for card in own)
+        return Step(text=say("which_card_unblock", request.language, cards=cards))
+    return Step(text=say("no_own_blocked_cards", request.language))
 
 
 def _dispute_step(conversation: Conversation, request: CustomerRequest) -> Step:
@@ -395,8 +417,8 @@ def _outcomes(conversation: Conversation, request: CustomerRequest) -> list[str]
             error = result.get("error")
             message = error.get("message") if isinstance(error, dict) else error
             code = error.get("code") if isinstance(error, dict) else ""
-            if code in ("not_in_mandate", "target_not_in_mandate") and exchange.name in (
-                    "raise_dispute", "block_card"):
+            if code in ("not_in_mandate", "target_not_in_mandate") and (
+                    exchange.name in WRITE_TOOLS):
                 # What the bank's rule means for the customer, not the rule's words.
                 key = "pick_one" if result.get("candidates") else f"ask_plainly_{exchange.name}"
                 texts.append(say(key, request.language))

@@ -15,7 +15,7 @@ from typing import Literal
 
 from .months import MONTH_BY_NAME, MonthMention, find_month
 
-Intent = Literal["statement", "total", "block", "dispute", "help"]
+Intent = Literal["statement", "total", "block", "unblock", "dispute", "help"]
 Language = Literal["en", "ru"]
 
 DEFAULT_REASON = "Customer does not recognise this charge"
@@ -121,6 +121,13 @@ def _blank(text: str, start: int, end: int) -> str:
 BLOCK_RE = re.compile(
     r"\b(?:block|lock|freeze|deactivate|disable|cancel\s+(?:my\s+)?card)\b"
     r"|\b(?:за)?блок(?!ирован)\w*|\bзаморо[зж]\w*",
+    re.I,
+)
+# Checked before blocking: "unblock" holds no "block" at a word's start, but
+# «разблокировать» must not read as «блокировать». "unblocked" is a state.
+UNBLOCK_RE = re.compile(
+    r"\bun(?:block|freeze|lock)(?!ed)\w*|\breactivat(?!ed)\w*"
+    r"|\bразблокир(?!ован)\w*|\bразморо[зж](?!ен)\w*",
     re.I,
 )
 # Losing something only means "block" when a card (or the wallet holding it)
@@ -257,6 +264,9 @@ def understand(text: str, today: date) -> CustomerRequest:
     account = find_account(text)
     base = {"language": language, "text": text, "month": month, "day": day, "account": account}
 
+    if UNBLOCK_RE.search(text):
+        return CustomerRequest(intent="unblock", card=find_card(_without_dates(text, mention)),
+                               **base)
     if BLOCK_RE.search(text) or (LOSS_RE.search(text) and CARD_WORD_RE.search(text)):
         return CustomerRequest(intent="block", card=find_card(_without_dates(text, mention)), **base)
     if DISPUTE_RE.search(text) or find_reference(text):

@@ -15,6 +15,7 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from disputes.reasons import REASON_LABELS
+from tools.catalog import CATALOG, ArgLabel, ui_actions_for
 from tools.models import Proposal
 
 register = template.Library()
@@ -89,18 +90,23 @@ class ProposalCard:
     more: int = 0  # further excerpts not shown
     result: dict[str, Any] = field(default_factory=dict)
     error: str = ""
+    outcome: str = ""  # the result in a sentence, in the page's language
+    outcome_rows: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def dom_id(self) -> str:
         return f"proposal-{self.proposal.public_id}"
 
 
-_ARG_LABELS = {
-    "card": lambda: _("Card"),
-    "transaction": lambda: _("Transaction"),
-    "amount": lambda: _("Amount"),
-    "reason": lambda: _("Reason"),
-}
+def _shown(kind: str, value: Any) -> str:
+    """An argument's or a result's value as a person reads it (its catalog kind)."""
+    if kind == "card":
+        return f"•••• {value}"
+    if kind == "money":
+        return kzt(value)
+    if kind == "reason":
+        return str(REASON_LABELS.get(str(value), value))
+    return str(value)
 _AUTHORS = {
     "merchant": lambda: _("a merchant"),
     "staff": lambda: _("bank staff"),
@@ -112,17 +118,12 @@ _AUTHORS = {
 @register.simple_tag
 def proposal_card(proposal: Proposal) -> ProposalCard:
     """What the confirm card shows, from the stored proposal alone."""
+    spec = CATALOG.get(proposal.tool)
+    labels = spec.arg_labels if spec is not None else {}
     rows = []
     for key, value in proposal.args.items():
-        label = _ARG_LABELS[key]() if key in _ARG_LABELS else key
-        shown = str(value)
-        if key == "card":
-            shown = f"•••• {value}"
-        elif key == "amount":
-            shown = kzt(value)
-        elif key == "reason":
-            shown = str(REASON_LABELS.get(str(value), value))
-        rows.append((label, shown))
+        arg = labels.get(key, ArgLabel(key))
+        rows.append((str(arg.label), _shown(arg.kind, value)))
     sources = proposal.external_sources or []
     authors = sorted({_AUTHORS.get(s.get("author"), lambda: _("someone else"))() for s in sources})
     # The longest texts first: a merchant's name is rarely where instructions hide.
@@ -140,21 +141,52 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     if state == "pending" and proposal.expires_at <= timezone.now():
         state = "expired"
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
+    result = response.get("result") or {}
+    outcome = spec.outcome(result) if spec is not None and spec.outcome and result else None
     return ProposalCard(
         proposal=proposal, state=state, rows=rows, action=_action(proposal),
         authors=", ".join(authors),
         excerpts=excerpts[:3], more=max(0, len(excerpts) - 3),
-        result=response.get("result") or {}, error=error,
+        result=result, error=error,
+        outcome=outcome.sentence if outcome else "",
+        outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows]
+        if outcome else [],
     )
 
 
 def _action(proposal: Proposal) -> str:
     """The stored action in the interface language ("" for a tool we do not know:
     the card then shows the stored summary alone)."""
-    args = proposal.args
-    if proposal.tool == "block_card" and "card" in args:
-        return _("Block card •••• %(card)s") % {"card": args["card"]}
-    if proposal.tool == "raise_dispute" and {"amount", "transaction"} <= set(args):
-        return _("Dispute %(amount)s of transaction %(transaction)s") % {
-            "amount": kzt(args["amount"]), "transaction": args["transaction"]}
-    return ""
+    spec = CATALOG.get(proposal.tool)
+    if spec is None or spec.action is None:
+        return ""
+    args = {key: (kzt(value) if spec.arg_labels.get(key, ArgLabel(key)).kind == "money"
+                  else value) for key, value in proposal.args.items()}
+    try:
+        return str(spec.action) % args
+    except (KeyError, TypeError, ValueError):  # arguments stored before a change of wording
+        return ""
+
+
+@dataclass(frozen=True)
+class RowAction:
+    operation: str
+    target: str
+    label: str
+    aria_label: str
+    style: str
+
+
+@register.simple_tag
+def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
+    """The buttons on one row of a card list or a statement: each write tool whose
+    button belongs on it (Block… on an active card, Unblock… on a card the customer
+    blocked, Dispute… on a transaction). The click is only a request: the
+    harness checks it like any other."""
+    actions = []
+    for spec in ui_actions_for(kind, row):
+        assert spec.ui is not None and spec.target is not None
+        target = str(row.get(spec.target.key, ""))
+        actions.append(RowAction(spec.name, target, str(spec.ui.label),
+                                 str(spec.ui.aria_label) % {"target": target}, spec.ui.style))
+    return actions

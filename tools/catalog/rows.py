@@ -58,6 +58,7 @@ class Target:
 
     kind: str  # the argument's name: "card", "transaction"
     plural: str  # the key its rows are listed under: "cards", "transactions"
+    key: str  # the field of its row that names it: "card", "reference"
     pattern: re.Pattern[str]  # a name a click may send
     rows: RowsOf  # the customer's rows with these names, for the model
 
@@ -75,6 +76,6 @@ def _transaction_rows(customer: Customer, names: Collection[str]) -> list[dict[s
     return [transaction_row(t) for t in rows]
 
 
-CARD = Target("card", "cards", re.compile(r"^\d{4}$"), _card_rows)
-TRANSACTION = Target("transaction", "transactions", re.compile(r"^T-\d{1,12}$"),
+CARD = Target("card", "cards", "card", re.compile(r"^\d{4}$"), _card_rows)
+TRANSACTION = Target("transaction", "transactions", "reference", re.compile(r"^T-\d{1,12}$"),
                      _transaction_rows)
