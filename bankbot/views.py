@@ -255,14 +255,13 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
     try:
         outcome = proposals.proposal_confirm(
-            user=request.user, public_id=public_id, digest=request.POST.get("digest", ""))
+            user=request.user, public_id=public_id, digest=request.POST.get("digest", ""),
+            then=_note_confirmation)
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
         return _proposal_card(request, customer, public_id, error=error)
     try:
-        if not outcome.replayed:
-            confirmation_note(proposal=outcome.proposal, response=outcome.response)
         # The proposal as the confirmation left it: no need to read it back.
         return _proposal_card(request, customer, public_id, proposal=outcome.proposal)
     except DATABASE_ERRORS as error:  # done, and a second click replays it
@@ -275,16 +274,24 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
 def proposal_decline(request: HttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
     try:
-        proposal = proposals.proposal_decline(user=request.user, public_id=public_id)
+        proposal = proposals.proposal_decline(user=request.user, public_id=public_id,
+                                              then=_note_decline)
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
         return _proposal_card(request, customer, public_id, error=error)
     try:
-        decline_note(proposal=proposal)
         return _proposal_card(request, customer, public_id, proposal=proposal)
     except DATABASE_ERRORS as error:  # declined already; a second click says so again
         raise Outage(RESULT_NOT_SHOWN) from error
+
+
+def _note_confirmation(proposal: Proposal, response: dict[str, Any]) -> None:
+    confirmation_note(proposal=proposal, response=response)  # with the action, for the model
+
+
+def _note_decline(proposal: Proposal) -> None:
+    decline_note(proposal=proposal)
 
 
 # An error keeps the card (now showing the proposal's real state) and says why.

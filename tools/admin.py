@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from bankbot.admin import ReadOnlyAdmin
-from tools.models import Confirmation, IdempotencyRecord, Proposal, ToolCallTrace
+from tools.models import Confirmation, Proposal, ToolCallTrace
 
 
 @admin.register(ToolCallTrace)
@@ -28,10 +28,6 @@ class ProposalAdmin(ReadOnlyAdmin):
 
 @admin.register(Confirmation)
 class ConfirmationAdmin(ReadOnlyAdmin):
-    list_display = ["proposal", "approver", "idempotency_key", "created_at"]
+    list_display = ["proposal", "approver", "idempotency_key", "created_at", "replay_until"]
     list_select_related = ["proposal", "approver"]
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(ReadOnlyAdmin):
-    list_display = ["key", "fingerprint", "customer", "created_at", "expires_at"]
+    search_fields = ["idempotency_key", "fingerprint"]

@@ -1,10 +1,11 @@
-"""Idempotency records, after Stripe and the IETF Idempotency-Key draft (G5).
+"""Idempotency, after Stripe and the IETF Idempotency-Key draft (G5).
 
-A record is written in the transaction that executes its action, so it exists
-exactly when the action committed. Same key and fingerprint → the stored
+The record of a keyed execution is its ``Confirmation``: the key, the request's
+fingerprint and the response, written in the transaction that executes, so it
+exists exactly when the action committed. Same key and fingerprint → the stored
 response, marked replayed. Same key, other fingerprint (or another customer) →
-an error. A record past its retention counts as new; ``purge_idempotency``
-deletes those. The unique key makes this hold across workers.
+an error. Past its retention the response is gone and the key counts as new;
+``idempotency_purge`` clears those. The unique key makes this hold across workers.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils import timezone
 from accounts.errors import Conflict, DomainError
 from accounts.models import Customer
 from tools.faults import ResponseLost
-from tools.models import IdempotencyRecord
+from tools.models import Confirmation, Proposal
 
 # Failures worth running the whole transaction again for, with the same key: the
 # database was busy (SQLite's "database is locked"), chose this transaction as a
@@ -40,33 +41,42 @@ def _retention() -> timedelta:
     return timedelta(hours=settings.BANKBOT_IDEMPOTENCY_TTL_HOURS)
 
 
-def idempotency_replay(*, key: uuid.UUID, customer: Customer, fingerprint: str
+def idempotency_replay(confirmation: Confirmation, *, customer: Customer, fingerprint: str
                        ) -> dict[str, Any] | None:
-    """The response stored for ``key``, or None when the key is new (or past its
-    retention, when it counts as new: its old record is deleted)."""
-    record = IdempotencyRecord.objects.filter(key=key).first()
-    if record is None:
+    """The response stored under ``confirmation``'s key, or None when there is
+    none to replay (past its retention, when the key counts as new)."""
+    if confirmation.response is None or confirmation.replay_until is None:
         return None
-    if record.expires_at <= timezone.now():
-        record.delete()
+    if confirmation.replay_until <= timezone.now():
         return None
-    if record.customer_id != customer.pk or record.fingerprint != fingerprint:
+    if confirmation.proposal.customer_id != customer.pk or confirmation.fingerprint != fingerprint:
         raise IdempotencyKeyReused(
             "This idempotency key was already used for a different request; "
             "a changed action needs a new confirmation."
         )
-    return record.response
+    return confirmation.response
 
 
-def idempotency_store(*, key: uuid.UUID, customer: Customer, fingerprint: str,
-                      response: dict[str, Any]) -> None:
-    """Record the answer to ``key``, in the caller's transaction: it commits with
-    the action or not at all. The unique key refuses a second record."""
-    IdempotencyRecord.objects.create(key=key, customer=customer, fingerprint=fingerprint,
-                                     response=response, expires_at=timezone.now() + _retention())
+def idempotency_store(*, proposal: Proposal, key: uuid.UUID, approver: Any, fingerprint: str,
+                      response: dict[str, Any], confirmation: Confirmation | None = None
+                      ) -> Confirmation:
+    """Record the click and its answer under ``key``, in the caller's transaction:
+    one INSERT that commits with the action or not at all (the unique key and the
+    one confirmation per proposal refuse a second). ``confirmation``: one the
+    phased protocol left unfinished, completed instead."""
+    fields = {"fingerprint": fingerprint, "response": response,
+              "replay_until": timezone.now() + _retention()}
+    if confirmation is not None:
+        for name, value in fields.items():
+            setattr(confirmation, name, value)
+        confirmation.save(update_fields=list(fields))
+        return confirmation
+    return Confirmation.objects.create(proposal=proposal, idempotency_key=key, approver=approver,
+                                       **fields)
 
 
 def idempotency_purge(*, now: Any = None) -> int:
-    """Delete records past their retention; returns how many."""
-    deleted, _ = IdempotencyRecord.objects.filter(expires_at__lte=now or timezone.now()).delete()
-    return deleted
+    """Forget the responses past their retention; returns how many. The
+    confirmations stay: who clicked, and the key, are part of the record."""
+    return (Confirmation.objects.filter(replay_until__lte=now or timezone.now())
+            .update(response=None, replay_until=None))

@@ -1,4 +1,4 @@
-"""What the harness stores: proposals, confirmations, idempotency records, the trace."""
+"""What the harness stores: proposals, confirmations (with their stored responses), the trace."""
 
 from __future__ import annotations
 
@@ -51,33 +51,26 @@ class Proposal(models.Model):
 
 
 class Confirmation(models.Model):
-    """The customer's click. One per proposal; its key makes the write idempotent (G5)."""
+    """The customer's click that executed a proposal, and what it answered (G5).
+
+    One per proposal. Its key, made by the server, is the write's idempotency key,
+    and it keeps the response for replays, after Stripe: same key and fingerprint
+    → that response, marked replayed; another fingerprint or customer → an error.
+    Written in the transaction that executes, so it exists exactly when its action
+    committed. The response is kept until ``replay_until`` (at least 24 h);
+    ``purge_idempotency`` clears it then, and the key counts as new.
+    """
 
     proposal = models.OneToOneField(Proposal, on_delete=models.PROTECT, related_name="confirmation")
     idempotency_key = models.UUIDField(unique=True, editable=False)
     approver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     created_at = models.DateTimeField(auto_now_add=True)
+    fingerprint = models.CharField(max_length=120, blank=True)  # tool + ":" + args digest
+    response = models.JSONField(null=True, blank=True)
+    replay_until = models.DateTimeField(null=True, blank=True, db_index=True)
 
     def __str__(self) -> str:
         return f"{self.proposal} by {self.approver}"
-
-
-class IdempotencyRecord(models.Model):
-    """Stripe-style record of one keyed execution: same key, same fingerprint → same answer.
-
-    Written in the transaction that executes, so a record exists exactly when its
-    action committed: every record is a completed one (docs/guarantees.md, G5).
-    """
-
-    key = models.UUIDField(unique=True)
-    customer = models.ForeignKey(Customer, on_delete=models.PROTECT)
-    fingerprint = models.CharField(max_length=120)  # tool + ":" + args digest
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField(db_index=True)
-
-    def __str__(self) -> str:
-        return f"{self.key} {self.fingerprint}"
 
 
 class ToolCallTrace(AppendOnlyModel):

@@ -17,7 +17,7 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -127,11 +127,14 @@ def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
 
 @dataclass(frozen=True)
 class FirstClick:
-    """The proposal executes now, under ``confirmation``'s key."""
+    """The proposal executes now, under ``key``. ``unfinished``: a confirmation
+    the phased protocol left mid-way, whose key this is, completed instead of a
+    new one."""
 
     proposal: Proposal
     ctx: ActionContext
-    confirmation: Confirmation
+    key: uuid.UUID
+    unfinished: Confirmation | None = None
 
 
 @dataclass(frozen=True)
@@ -174,8 +177,8 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
                                        "was not carried out. Ask the assistant to prepare it "
                                        "again."), proposal)
     if proposal.status in (Status.EXECUTED, Status.FAILED):
-        stored = idempotency_replay(key=proposal.confirmation.idempotency_key,
-                                    customer=ctx.customer, fingerprint=_fingerprint(proposal))
+        stored = idempotency_replay(proposal.confirmation, customer=ctx.customer,
+                                    fingerprint=_fingerprint(proposal))
         if stored is None:  # past the key's retention: the card still shows the result
             return Refused(Conflict("This action was carried out already.",
                                     code="proposal_not_pending"), proposal)
@@ -185,16 +188,14 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
                                 "changed your mind.", code="proposal_declined"), proposal)
     unfinished = _unfinished_confirmation(proposal)
     if unfinished is not None:
-        return FirstClick(proposal, ctx, unfinished)
+        return FirstClick(proposal, ctx, unfinished.idempotency_key, unfinished)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
     if proposal.expires_at <= timezone.now():
         proposal.status = Status.EXPIRED
         proposal.save(update_fields=["status"])
         return Refused(_expired(), proposal, event=Event.EXPIRED)
-    confirmation = Confirmation.objects.create(proposal=proposal, idempotency_key=key,
-                                               approver=user)
-    return FirstClick(proposal, ctx, confirmation)
+    return FirstClick(proposal, ctx, key)  # its confirmation is written with the result
 
 
 def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] = (),
@@ -206,7 +207,7 @@ def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] 
     back whole (``proposal_confirm`` then runs the click again, careful)."""
     approver = _approver(user)
     proposal = claim.proposal
-    key = claim.confirmation.idempotency_key if isinstance(claim, FirstClick) else None
+    key = claim.key if isinstance(claim, FirstClick) else None
     retries = _retry_entries(failures, proposal=proposal, approver=approver, key=key)
     if isinstance(claim, FirstClick):
         return _execute(claim, approver, retries, careful=careful)
@@ -223,8 +224,7 @@ def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] 
 
 def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, careful: bool
              ) -> ConfirmOutcome:
-    proposal, ctx = claim.proposal, claim.ctx
-    key = claim.confirmation.idempotency_key
+    proposal, ctx, key = claim.proposal, claim.ctx, claim.key
     spec = REGISTRY[proposal.tool]
     started = time.perf_counter()
     fault_point("before_service")
@@ -248,13 +248,12 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
     proposal.status = Status.EXECUTED if executed else Status.FAILED
     proposal.result, proposal.decided_at = response, timezone.now()
     proposal.save(update_fields=["status", "result", "decided_at"])
-    idempotency_store(key=key, customer=ctx.customer, fingerprint=_fingerprint(proposal),
-                      response=response)
+    idempotency_store(proposal=proposal, key=key, approver=approver,
+                      fingerprint=_fingerprint(proposal), response=response,
+                      confirmation=claim.unfinished)
     error = response.get("error", {})
+    # One row says it all: who clicked, the key, the arguments and the outcome.
     ToolCallTrace.objects.bulk_create([
-        trace_entry(event=Event.CONFIRMED, decision="allow", tool=proposal.tool, ctx=ctx,
-                    proposal=proposal, validated_args=proposal.args, approver=approver,
-                    idempotency_key=key),
         *retries,
         trace_entry(event=Event.EXECUTED if executed else Event.FAILED,
                     decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
@@ -267,13 +266,18 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
     return ConfirmOutcome(proposal=proposal, response=response, replayed=False)
 
 
-def proposal_confirm(*, user: Any, public_id: Any, digest: str) -> ConfirmOutcome:
+def proposal_confirm(*, user: Any, public_id: Any, digest: str,
+                     then: Callable[[Proposal, dict[str, Any]], object] | None = None
+                     ) -> ConfirmOutcome:
     """The customer pressed Confirm on the card showing ``digest``.
 
     Claim and execution commit together or not at all. A transient failure rolls
     everything back (the proposal is pending again) and the click is tried again
     with the same key; when the tries run out, nothing was done, the tries are
-    on the record, and the card can be clicked again.
+    on the record, and the card can be clicked again. ``then(proposal,
+    response)``: the caller's own record of a first click (the chat's note to
+    the model), written in the same transaction, so it exists exactly when the
+    action does.
     """
     key = uuid.uuid4()  # made here, by the server; kept across this click's tries
     failures: list[BaseException] = []
@@ -284,6 +288,8 @@ def proposal_confirm(*, user: Any, public_id: Any, digest: str) -> ConfirmOutcom
             with transaction.atomic():
                 claim = proposal_claim(user=user, public_id=public_id, digest=digest, key=key)
                 answer = claim_execute(claim, user=user, failures=failures, careful=careful)
+                if then is not None and isinstance(answer, ConfirmOutcome) and not answer.replayed:
+                    then(answer.proposal, answer.response)
             break
         except _ServiceRefused:
             # The service refused and its writes went with the whole transaction:
@@ -313,8 +319,11 @@ class Declined:
     replayed: bool  # an earlier click declined it; this one answers the same
 
 
-def proposal_decline(*, user: Any, public_id: Any) -> Proposal:
-    """The customer pressed Decline: one transaction, on the record like a confirm."""
+def proposal_decline(*, user: Any, public_id: Any,
+                     then: Callable[[Proposal], object] | None = None) -> Proposal:
+    """The customer pressed Decline: one transaction, on the record like a confirm.
+    ``then(proposal)``: the caller's record of the decline, in the same
+    transaction; a second decline does not repeat it."""
     with transaction.atomic():
         answer = _decline(_locked(public_id), user)
         approver = _approver(user)
@@ -326,6 +335,8 @@ def proposal_decline(*, user: Any, public_id: Any) -> Proposal:
                          decision="deny", tool=proposal.tool, proposal=proposal,
                          validated_args=proposal.args, approver=approver,
                          reason_code="declined", reason="The customer declined.")
+            if then is not None and not answer.replayed:
+                then(proposal)
     if isinstance(answer, Refused):
         raise answer.error
     return answer.proposal

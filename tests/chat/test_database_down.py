@@ -119,7 +119,7 @@ def test_a_database_that_is_down_for_every_query_is_still_a_503(client_for, alic
 def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(client_for, alice,
                                                                        block_proposal):
     client = client_for(alice)
-    with mock.patch("bankbot.views.confirmation_note", side_effect=OperationalError("gone")):
+    with mock.patch("bankbot.views._proposal_card", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal, **HTMX)
     assert response.status_code == 503
     html = response.content.decode()
@@ -254,3 +254,19 @@ def test_an_error_page_that_meets_the_outage_is_a_503(rf, status):
     html = response.content.decode()
     assert response.status_code == 503 and UNREACHABLE in html
     assert 'href="/somewhere/"' in html
+
+
+def test_the_note_to_the_model_commits_with_the_action_or_neither_does(client_for, alice,
+                                                                      block_proposal):
+    client = client_for(alice)
+    with mock.patch("bankbot.views.confirmation_note", side_effect=OperationalError("gone")):
+        response = confirm(client, block_proposal, **HTMX)
+    assert response.status_code == 503 and "Nothing was done" in response.content.decode()
+    assert Card.objects.get(last4="4242").status == "active"
+    assert not Confirmation.objects.exists()
+    assert not block_proposal.conversation.messages.filter(role="system").exists()
+
+    again = confirm(client, block_proposal, **HTMX)
+    assert again.status_code == 200 and "proposal--executed" in again.content.decode()
+    [note] = block_proposal.conversation.messages.filter(role="system")
+    assert note.payload["proposal"] == block_proposal.reference

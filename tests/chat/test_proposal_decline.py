@@ -25,6 +25,15 @@ def test_it_declines_and_says_nothing_changed(client_for, alice, block_proposal)
     assert block_proposal.conversation.messages.filter(role=Message.Role.SYSTEM).count() == 1
 
 
+def test_declining_twice_tells_the_model_once(client_for, alice, block_proposal):
+    client = client_for(alice)
+    first = decline(client, block_proposal, **HTMX)
+    second = decline(client, block_proposal, **HTMX)
+    assert "proposal--declined" in first.content.decode()
+    assert "proposal--declined" in second.content.decode()
+    assert block_proposal.conversation.messages.filter(role=Message.Role.SYSTEM).count() == 1
+
+
 def test_a_declined_proposal_cannot_be_confirmed(client_for, alice, block_proposal):
     client = client_for(alice)
     decline(client, block_proposal, **HTMX)

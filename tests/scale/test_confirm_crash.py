@@ -24,7 +24,7 @@ from tests.scale.conftest import (
     propose_dispute,
     run_workers,
 )
-from tools.models import Confirmation, IdempotencyRecord, Proposal, ToolCallTrace
+from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +62,7 @@ def test_a_worker_killed_inside_the_confirm_leaves_nothing_done_and_the_card_cli
     assert proposal.status == "pending" and proposal.result is None
     assert proposal_card(proposal).state == "pending"  # Confirm and Decline are shown
     assert action_count() == 0
-    assert not Confirmation.objects.exists() and not IdempotencyRecord.objects.exists()
+    assert not Confirmation.objects.exists()
     assert list(ToolCallTrace.objects.values_list("event", flat=True)) == ["proposed"]
 
     retry = confirm_here(proposal)
@@ -81,7 +81,7 @@ def test_a_worker_killed_after_the_commit_leaves_one_action_whose_result_a_retry
     assert killed.killed and killed.results == [], killed.stderr
     stored = Proposal.objects.get().result
     assert stored["status"] == "executed"
-    assert IdempotencyRecord.objects.get().response == stored
+    assert Confirmation.objects.get().response == stored
 
     retry = confirm_here(proposal)
 

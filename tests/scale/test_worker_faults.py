@@ -11,7 +11,7 @@ import pytest
 
 from disputes.models import Dispute
 from tests.scale.conftest import clicks_for, make_scale_customer, propose_dispute, run_workers
-from tools.models import Confirmation, IdempotencyRecord, Proposal, ToolCallTrace
+from tools.models import Confirmation, Proposal, ToolCallTrace
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -65,14 +65,14 @@ def test_a_database_lost_inside_the_service_writes_nothing_and_a_later_retry_run
     # and so did the claim; the card can be clicked again.
     assert Dispute.objects.count() == 0
     assert Proposal.objects.get().status == "pending"
-    assert not IdempotencyRecord.objects.exists() and not Confirmation.objects.exists()
+    assert not Confirmation.objects.exists()
 
     # The database is back; the retry from another worker runs the action once.
     retry = click_once(proposal)
 
     assert retry["response"]["status"] == "executed", retry
     assert Dispute.objects.count() == 1
-    assert IdempotencyRecord.objects.get().response == retry["response"]
+    assert Confirmation.objects.get().response == retry["response"]
 
 
 def test_a_database_blip_inside_the_service_is_retried_with_the_same_key(
@@ -96,5 +96,5 @@ def test_a_database_blip_inside_the_service_is_retried_with_the_same_key(
     assert answer["response"]["status"] == "executed", answer
     assert len(cuts) == 2  # the second attempt ran with the same key, on a new connection
     dispute = Dispute.objects.get()
-    assert dispute.idempotency_key == IdempotencyRecord.objects.get().key
+    assert dispute.idempotency_key == Confirmation.objects.get().idempotency_key
     assert ToolCallTrace.objects.filter(event="failed", decision="retry").count() == 1

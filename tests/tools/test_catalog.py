@@ -127,10 +127,10 @@ def test_a_tool_registered_in_the_catalog_alone_goes_through_every_guarantee(
     assert "Card 4242 shines." in first.content.decode()
     assert "Card 4242 shines." in again.content.decode()
 
-    # Traced like any write: proposed, confirmed, executed, replayed.
+    # Traced like any write: proposed, executed (naming who clicked), replayed.
     events = set(ToolCallTrace.objects.filter(tool="polish_card").values_list("event",
                                                                               flat=True))
-    assert {"denied", "proposed", "confirmed", "executed", "replayed"} <= events
+    assert {"denied", "proposed", "executed", "replayed"} <= events
 
 
 def test_its_confirm_card_and_button_come_from_the_catalog(polish, alice, alice_conversation):

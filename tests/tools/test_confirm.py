@@ -17,9 +17,10 @@ from accounts.services import card_block
 from disputes.models import Dispute
 from disputes.services import dispute_open
 from tools.context import InvalidAuthorizationContext
+from tests.tools.helpers import fresh_block_proposal
 from tools.faults import ResponseLost, inject_fault
 from tools.idempotency import TemporarilyUnavailable
-from tools.models import Confirmation, IdempotencyRecord, Proposal, ToolCallTrace
+from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.proposals import (
     ProposalChanged,
     ProposalExpired,
@@ -60,7 +61,7 @@ def test_confirming_blocks_the_card_with_a_server_made_key(alice, block_proposal
     key = Confirmation.objects.get(proposal=block_proposal).idempotency_key
     assert card.status == "blocked" and card.block_key == key
     assert key.version == 4
-    assert events(block_proposal) == ["proposed", "confirmed", "executed"]
+    assert events(block_proposal) == ["proposed", "executed"]
 
 
 def test_confirming_twice_in_sequence_is_one_action_with_identical_responses(
@@ -147,7 +148,7 @@ def test_a_transient_failure_is_retried_whole_with_the_same_key_and_makes_one_di
     retries = ToolCallTrace.objects.filter(proposal=dispute_proposal, decision="retry")
     assert [(r.idempotency_key, r.approver) for r in retries] == [(key, alice.user)]
     assert outcome.response["result"]["dispute_id"] == dispute.reference
-    assert events(dispute_proposal) == ["proposed", "confirmed", "failed", "executed"]
+    assert events(dispute_proposal) == ["proposed", "failed", "executed"]
 
 
 def test_persistent_transient_failure_leaves_nothing_done_and_the_card_clickable(
@@ -156,7 +157,7 @@ def test_persistent_transient_failure_leaves_nothing_done_and_the_card_clickable
             pytest.raises(TemporarilyUnavailable, match="Nothing was done"):
         confirm(alice.user, dispute_proposal)
     assert not Dispute.objects.exists()  # each try rolled back, the service's insert with it
-    assert not Confirmation.objects.exists() and not IdempotencyRecord.objects.exists()
+    assert not Confirmation.objects.exists()
     assert Proposal.objects.get().status == "pending"
     tries = ToolCallTrace.objects.filter(proposal=dispute_proposal, event="failed")
     assert [(t.decision, t.approver) for t in tries] == [("retry", alice.user)] * 2 + [
@@ -192,14 +193,14 @@ def test_a_confirmation_left_unfinished_by_the_phased_protocol_finishes_with_its
     outcome = confirm(alice.user, dispute_proposal)
     assert outcome.response["status"] == "executed"
     assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
-    assert IdempotencyRecord.objects.get().key == key
+    assert Confirmation.objects.get().response == outcome.response
     with pytest.raises(Conflict, match="confirmed this action already"):
         proposal_decline(user=alice.user, public_id=dispute_proposal.public_id)
 
 
 def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, block_proposal):
     confirm(alice.user, block_proposal)
-    IdempotencyRecord.objects.update(expires_at=timezone.now())
+    Confirmation.objects.update(replay_until=timezone.now())
     with pytest.raises(Conflict, match="carried out already"):
         confirm(alice.user, block_proposal)
     assert Confirmation.objects.count() == 1
@@ -231,6 +232,19 @@ def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(
     assert outcome.response["error"]["code"] == "refused_late"
     assert Card.objects.get(last4="4242").status == "active"
     assert Proposal.objects.get(pk=block_proposal.pk).status == "failed"
-    assert Confirmation.objects.count() == 1 and IdempotencyRecord.objects.count() == 1
-    assert events(block_proposal) == ["proposed", "confirmed", "failed"]
+    assert Confirmation.objects.get().response == outcome.response
+    assert events(block_proposal) == ["proposed", "failed"]
     assert confirm(alice.user, block_proposal).replayed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_click_costs_the_service_plus_four_statements(alice, alice_conversation):
+    # The floor of docs/benchmarks.md: the lock, the confirmation with its key and
+    # response, the proposal's update, one trace row; nothing else is added.
+    Card.objects.create(account=Card.objects.get(last4="4242").account, last4="4343")
+    with CaptureQueriesContext(connection) as bare:
+        card_block(customer=alice, last4="4343", idempotency_key=uuid.uuid4())
+    proposal = fresh_block_proposal(alice, alice_conversation)
+    with CaptureQueriesContext(connection) as clicked:
+        confirm(alice.user, proposal)
+    assert len(clicked) == len(bare) + 4, [q["sql"][:60] for q in clicked.captured_queries]

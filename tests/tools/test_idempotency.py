@@ -1,4 +1,4 @@
-"""Stripe's idempotency semantics, on the records themselves (G5)."""
+"""Stripe's idempotency semantics, on the confirmations that keep them (G5)."""
 
 from __future__ import annotations
 
@@ -13,46 +13,60 @@ from django.utils import timezone
 from accounts.errors import Conflict
 from disputes.models import Dispute
 from disputes.services import dispute_open
+from tests.tools.helpers import fresh_block_proposal
 from tools.idempotency import IdempotencyKeyReused, idempotency_replay, idempotency_store
-from tools.models import IdempotencyRecord
+from tools.models import Confirmation
 from tools.proposals import proposal_confirm
 
 
-def store(key, customer, fingerprint="t:abc", response=None):
-    idempotency_store(key=key, customer=customer, fingerprint=fingerprint,
-                      response=response or {"status": "executed", "result": {}})
+@pytest.fixture
+def proposal(alice, alice_conversation):
+    return fresh_block_proposal(alice, alice_conversation)
 
 
-def test_a_new_key_has_nothing_to_replay(alice):
-    assert idempotency_replay(key=uuid.uuid4(), customer=alice, fingerprint="t:abc") is None
+def store(proposal, key=None, fingerprint="t:abc", response=None) -> Confirmation:
+    return idempotency_store(proposal=proposal, key=key or uuid.uuid4(),
+                             approver=proposal.customer.user, fingerprint=fingerprint,
+                             response=response or {"status": "executed", "result": {}})
 
 
-def test_a_stored_key_replays_the_stored_response(alice):
-    key = uuid.uuid4()
-    store(key, alice, response={"status": "executed", "result": {"n": 1}})
-    assert idempotency_replay(key=key, customer=alice, fingerprint="t:abc") == {
+def test_a_click_not_yet_answered_has_nothing_to_replay(proposal):
+    # What the phased protocol left mid-way: a confirmation without a response.
+    unfinished = Confirmation.objects.create(proposal=proposal, idempotency_key=uuid.uuid4(),
+                                             approver=proposal.customer.user)
+    assert idempotency_replay(unfinished, customer=proposal.customer, fingerprint="t:abc") is None
+
+
+def test_a_stored_key_replays_the_stored_response(alice, proposal):
+    stored = store(proposal, response={"status": "executed", "result": {"n": 1}})
+    assert idempotency_replay(stored, customer=alice, fingerprint="t:abc") == {
         "status": "executed", "result": {"n": 1}}
 
 
-def test_the_same_key_with_another_fingerprint_is_an_error(alice):
-    key = uuid.uuid4()
-    store(key, alice)
+def test_the_same_key_with_another_fingerprint_is_an_error(alice, proposal):
+    stored = store(proposal)
     with pytest.raises(IdempotencyKeyReused):
-        idempotency_replay(key=key, customer=alice, fingerprint="t:other")
+        idempotency_replay(stored, customer=alice, fingerprint="t:other")
 
 
-def test_the_same_key_from_another_customer_is_an_error(alice, bob):
-    key = uuid.uuid4()
-    store(key, alice)
+def test_the_same_key_from_another_customer_is_an_error(bob, proposal):
+    stored = store(proposal)
     with pytest.raises(IdempotencyKeyReused):
-        idempotency_replay(key=key, customer=bob, fingerprint="t:abc")
+        idempotency_replay(stored, customer=bob, fingerprint="t:abc")
 
 
-def test_the_database_refuses_a_second_record_for_a_key(alice):
+def test_the_database_refuses_a_second_record_for_a_key(alice, alice_conversation, proposal):
     key = uuid.uuid4()
-    store(key, alice)
+    store(proposal, key)
+    other = fresh_block_proposal(alice, alice_conversation)
     with pytest.raises(IntegrityError), transaction.atomic():
-        store(key, alice, response={"status": "executed", "result": {"other": True}})
+        store(other, key, response={"status": "executed", "result": {"other": True}})
+
+
+def test_the_database_refuses_a_second_record_for_a_proposal(proposal):
+    store(proposal)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        store(proposal)
 
 
 def test_the_same_key_with_another_amount_is_an_error_at_the_service(alice):
@@ -66,19 +80,16 @@ def test_the_same_key_with_another_amount_is_an_error_at_the_service(alice):
     assert Dispute.objects.count() == 1
 
 
-def test_an_expired_key_counts_as_new(alice):
-    key = uuid.uuid4()
-    store(key, alice)
-    IdempotencyRecord.objects.filter(key=key).update(expires_at=timezone.now())
-    assert idempotency_replay(key=key, customer=alice, fingerprint="t:other") is None
-    store(key, alice, fingerprint="t:other")
-    assert IdempotencyRecord.objects.get().fingerprint == "t:other"
+def test_past_its_retention_a_key_counts_as_new(alice, proposal):
+    stored = store(proposal)
+    Confirmation.objects.filter(pk=stored.pk).update(replay_until=timezone.now())
+    stored.refresh_from_db()
+    assert idempotency_replay(stored, customer=alice, fingerprint="t:other") is None
 
 
-def test_records_are_kept_at_least_24_hours(alice):
-    store(uuid.uuid4(), alice)
-    record = IdempotencyRecord.objects.get()
-    assert record.expires_at - record.created_at >= timedelta(hours=24) - timedelta(seconds=1)
+def test_responses_are_kept_at_least_24_hours(proposal):
+    stored = store(proposal)
+    assert stored.replay_until - stored.created_at >= timedelta(hours=24) - timedelta(seconds=1)
 
 
 def test_a_confirmation_stores_its_response_under_its_key_and_replays_it_marked(
@@ -87,8 +98,8 @@ def test_a_confirmation_stores_its_response_under_its_key_and_replays_it_marked(
         "block_card", {"card": "4242"}).proposal
     first = proposal_confirm(user=alice.user, public_id=proposal.public_id,
                              digest=proposal.args_digest)
-    record = IdempotencyRecord.objects.get()
-    assert record.key == proposal.confirmation.idempotency_key
+    record = Confirmation.objects.get()
+    assert record.idempotency_key.version == 4
     assert record.fingerprint == f"block_card:{proposal.args_digest}"
     assert record.response == first.response
     second = proposal_confirm(user=alice.user, public_id=proposal.public_id,
@@ -109,15 +120,20 @@ def test_a_domain_error_is_stored_and_replayed_like_a_success(
     second = proposal_confirm(user=alice.user, public_id=proposal.public_id,
                               digest=proposal.args_digest)
     assert first.response["error"]["code"] == "dispute_already_open"
-    assert IdempotencyRecord.objects.get().response == first.response == second.response
+    assert Confirmation.objects.get().response == first.response == second.response
     assert second.replayed
 
 
-def test_the_purge_command_deletes_only_expired_records(alice, capsys):
-    old, fresh = uuid.uuid4(), uuid.uuid4()
-    for key in (old, fresh):
-        store(key, alice)
-    IdempotencyRecord.objects.filter(key=old).update(expires_at=timezone.now() - timedelta(hours=1))
+def test_the_purge_command_forgets_only_responses_past_their_retention(
+        alice, alice_conversation, capsys):
+    old = store(fresh_block_proposal(alice, alice_conversation))
+    fresh = store(fresh_block_proposal(alice, alice_conversation))
+    Confirmation.objects.filter(pk=old.pk).update(
+        replay_until=timezone.now() - timedelta(hours=1))
     call_command("purge_idempotency")
-    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [fresh]
-    assert "Purged 1 expired" in capsys.readouterr().out
+    old.refresh_from_db()
+    fresh.refresh_from_db()
+    assert (old.response, old.replay_until) == (None, None)
+    assert fresh.response == {"status": "executed", "result": {}}
+    assert Confirmation.objects.count() == 2  # who clicked stays on the record
+    assert "Purged 1 stored response" in capsys.readouterr().out

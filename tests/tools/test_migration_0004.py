@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from disputes.models import Dispute
 from disputes.services import dispute_open
-from tools.models import IdempotencyRecord, Proposal
+from tools.models import Confirmation, Proposal
 from tools.proposals import args_digest, proposal_confirm
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,11 +65,12 @@ def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it
     stranded = Proposal.objects.get(pk=stranded.pk)
     assert (stranded.status, stranded.result) == ("pending", None)
     assert stranded.decided_at is not None
-    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [done_key]
+    assert list(Confirmation.objects.filter(response__isnull=False)
+                .values_list("idempotency_key", flat=True)) == [done_key]
     assert Proposal.objects.get(pk=done.pk).status == "executed"
 
     outcome = proposal_confirm(user=alice.user, public_id=stranded.public_id,
                                digest=stranded.args_digest)
 
     assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
-    assert IdempotencyRecord.objects.get(key=key).response == outcome.response
+    assert Confirmation.objects.get(idempotency_key=key).response == outcome.response

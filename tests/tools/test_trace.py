@@ -32,13 +32,15 @@ def test_a_confirmed_write_traces_everything_design_asks_for(alice, alice_conver
     proposal = harness_for(alice_conversation, "block my card 4242").call(
         "block_card", '{"card": "4242"}').proposal
     proposal_confirm(user=alice.user, public_id=proposal.public_id, digest=proposal.args_digest)
-    proposed, confirmed, executed = ToolCallTrace.objects.filter(proposal=proposal)
+    proposed, executed = ToolCallTrace.objects.filter(proposal=proposal)
     assert proposed.mandate["grants"] == [{"operation": "block_card", "target": "4242"}]
     assert proposed.raw_args == '{"card": "4242"}'
     assert proposed.validated_args == {"card": "4242"}
-    assert (proposed.decision, confirmed.decision, executed.decision) == ("allow", "allow", "ok")
-    assert confirmed.approver == alice.user
-    assert executed.idempotency_key == confirmed.idempotency_key is not None
+    assert (proposed.event, executed.event) == ("proposed", "executed")
+    assert (proposed.decision, executed.decision) == ("allow", "ok")
+    assert executed.approver == alice.user
+    assert executed.validated_args == {"card": "4242"}
+    assert executed.idempotency_key == proposal.confirmation.idempotency_key
     assert executed.result["result"]["status"] == "blocked"
     assert executed.latency_ms > 0
 

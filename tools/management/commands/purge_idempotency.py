@@ -6,8 +6,9 @@ from tools.idempotency import idempotency_purge
 
 
 class Command(BaseCommand):
-    help = "Delete idempotency records past their retention (BANKBOT_IDEMPOTENCY_TTL_HOURS)."
+    help = ("Forget stored responses past their retention (BANKBOT_IDEMPOTENCY_TTL_HOURS); "
+            "the confirmations themselves stay on the record.")
 
     def handle(self, *args: object, **options: object) -> None:
         deleted = idempotency_purge()
-        self.stdout.write(f"Purged {deleted} expired idempotency records.")
+        self.stdout.write(f"Purged {deleted} stored responses past their retention.")
