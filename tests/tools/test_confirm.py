@@ -16,8 +16,8 @@ from accounts.models import Card
 from accounts.services import card_block
 from disputes.models import Dispute
 from disputes.services import dispute_open
-from tools.context import InvalidAuthorizationContext
 from tests.tools.helpers import fresh_block_proposal
+from tools.context import InvalidAuthorizationContext
 from tools.faults import ResponseLost, inject_fault
 from tools.idempotency import TemporarilyUnavailable
 from tools.models import Confirmation, Proposal, ToolCallTrace
