@@ -25,45 +25,20 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from accounts.models import Account  # noqa: E402
-from accounts.selectors import statement_for_month  # noqa: E402
 from bankbot import agent  # noqa: E402
 from bankbot.routing import websocket_urlpatterns  # noqa: E402
 from bankbot.websocket_origin import SameOriginOnly  # noqa: E402
 from bench import NAIVE_TITLE  # noqa: E402
-from tools import specs  # noqa: E402
-from tools.naive import NaiveGetStatementArgs, NaiveHarness  # noqa: E402
+from bench.naive import naive_harness  # noqa: E402
 
 _guarded_run_turn = agent.run_turn
-
-
-class ChatNaiveHarness(NaiveHarness):
-    """The lab's naive harness, its statement with the fields the chat's statement
-    table shows (``count``, ``has_more``, ``currency``: the lab never renders it, and
-    without them the chat's fragment fails). The same read, nothing checked."""
-
-    def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        if name != "get_statement":
-            return super()._run(name, args)
-        parsed = NaiveGetStatementArgs.model_validate(args)
-        account = (Account.objects.get(number=parsed.account_id) if parsed.account_id
-                   else self.customer.accounts.first())
-        statement = statement_for_month(customer=account.customer, month=parsed.month)
-        return {"account": account.number, "month": str(statement.month), "currency": "KZT",
-                "transactions": [specs._transaction(t) for t in statement.transactions],
-                "count": statement.count, "total_kzt": f"{statement.total:.2f}",
-                "has_more": statement.has_more}
-
-
-def _naive_harness(ctx: Any, sources: Any) -> NaiveHarness:
-    return ChatNaiveHarness(ctx.customer, ctx.conversation)
 
 
 def run_turn(**kwargs: Any) -> Any:
     """``agent.run_turn`` in the bench workers: the naive turn for the benchmark's
     naive conversations, the app's own turn for every other."""
     if kwargs["conversation"].title == NAIVE_TITLE:
-        kwargs.update(harness_factory=_naive_harness, check_output=False)
+        kwargs.update(harness_factory=naive_harness, check_output=False)
     return _guarded_run_turn(**kwargs)
 
 
