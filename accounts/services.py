@@ -96,7 +96,7 @@ def card_unblock_own(*, customer: Customer, last4: str,
     """
     if not isinstance(idempotency_key, uuid.UUID):
         raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
-    with transaction.atomic():
+    with service_transaction():
         card = card_get(customer=customer, last4=last4)
         done = CardUnblock.objects.filter(unblock_key=idempotency_key).first()
         if done is not None and done.card_id == card.pk:
