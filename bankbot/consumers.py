@@ -270,5 +270,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=fragments.render_notice(text, refused=refused))
 
     async def chat_fragment(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
+        """A fragment for the group; news from the bank comes in each language."""
+        html = event.get("html_by_language", {}).get(self.language, event["html"])
+        await self.send(text_data=html)
 
