@@ -7,6 +7,7 @@ reference (an account number, a card's last four digits, ``T-10452``).
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
@@ -178,7 +179,7 @@ class AppendOnlyModel(models.Model):
         # deletes one.
         default_permissions = ("view",)
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise PermissionError(f"{self._meta.verbose_name_plural} are append-only")
         super().save(*args, **kwargs)

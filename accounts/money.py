@@ -230,11 +230,11 @@ def _amounts_in_words(text: str) -> Iterator[AmountMention]:
         if count == 0:
             index += 1
             continue
-        value = Decimal(total + current)
+        amount = Decimal(total + current)
         currency = _WORD_CURRENCY.match(text, last_end)
-        if value >= 100 or (currency and value > 0):
+        if amount >= 100 or (currency and amount > 0):
             end = currency.end() if currency else last_end
-            yield AmountMention(value.quantize(CENT), run_start, end, in_words=True,
+            yield AmountMention(amount.quantize(CENT), run_start, end, in_words=True,
                                 with_currency=bool(currency))
 
 
@@ -320,33 +320,33 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
                 year += 2000
             add(DateMention(month, day, year, m.start(), m.end()))
     for m in _DAY_MONTH.finditer(text):
-        month = month_number(m[2])
-        if month and 1 <= int(m[1]) <= 31:
-            add(DateMention(month, int(m[1]), int(m[3]) if m[3] else None, m.start(), m.end()))
+        named = month_number(m[2])
+        if named and 1 <= int(m[1]) <= 31:
+            add(DateMention(named, int(m[1]), int(m[3]) if m[3] else None, m.start(), m.end()))
     for m in _MONTH_DAY.finditer(text):
-        month = month_number(m[1])
-        if month and 1 <= int(m[2]) <= 31:
-            add(DateMention(month, int(m[2]), int(m[3]) if m[3] else None, m.start(), m.end()))
+        named = month_number(m[1])
+        if named and 1 <= int(m[2]) <= 31:
+            add(DateMention(named, int(m[2]), int(m[3]) if m[3] else None, m.start(), m.end()))
     for word in _WORD.finditer(text):
         lowered = word.group(0).lower()
         for stem, days in _RELATIVE.items():
             if lowered == stem or (stem.endswith("н") and lowered.startswith(stem)):
-                day = today - timedelta(days=days)
-                add(DateMention(day.month, day.day, day.year, word.start(), word.end()))
+                then = today - timedelta(days=days)
+                add(DateMention(then.month, then.day, then.year, word.start(), word.end()))
     for pattern, back in ((_LAST_MONTH, 1), (_THIS_MONTH, 0)):
         for m in pattern.finditer(text):
             first = today.replace(day=1)
-            month = (first - timedelta(days=1)).replace(day=1) if back else first
-            add(DateMention(month.month, None, month.year, m.start(), m.end()))
+            start = (first - timedelta(days=1)).replace(day=1) if back else first
+            add(DateMention(start.month, None, start.year, m.start(), m.end()))
     for m in _MONTH_ALONE.finditer(text):
-        month = month_number(m[1])
-        if month is None:
+        named = month_number(m[1])
+        if named is None:
             continue
         before = text[:m.start()].split()[-1:]
         if m[1].lower() in ("may", "march", "mar") and not (
                 m[2] or (before and before[0].lower() in _MONTH_PREPOSITIONS)):
             continue
-        add(DateMention(month, None, int(m[2]) if m[2] else None, m.start(), m.end()))
+        add(DateMention(named, None, int(m[2]) if m[2] else None, m.start(), m.end()))
     return sorted(found, key=lambda d: d.start)
 
 

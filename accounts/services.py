@@ -119,6 +119,7 @@ def card_unblock_own(*, customer: Customer, last4: str,
             card_unblock_check(card=card)
             raise Conflict(f"Card {card.masked} changed while it was being unblocked; "
                            "ask again.", code="card_changed")
+        assert card.blocked_at is not None  # blocked: the card_blocked_at_matches_status constraint
         record = CardUnblock(card=card, blocked_at=card.blocked_at, block_key=card.block_key,
                              unblock_key=idempotency_key)
         record.full_clean()
@@ -170,6 +171,7 @@ def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
         if not unblocked:
             raise Conflict(f"Card {current.masked} is not blocked; there is nothing to unblock.",
                            code="card_not_blocked")
+        assert current.blocked_at is not None  # blocked, as card_blocked_at_matches_status holds
         record = CardUnblock(card=current, note=note, staff_user=staff_user,
                              blocked_at=current.blocked_at, block_key=current.block_key)
         record.full_clean()

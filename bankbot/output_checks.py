@@ -307,9 +307,6 @@ class StreamGate:
         return ready
 
 
-_DONE = object()
-
-
 class _Replay:
     """An iterable read at most once from its source and replayed after that, so
     every check sees the same known figures without reading or parsing them twice."""
@@ -322,8 +319,8 @@ class _Replay:
         index = 0
         while True:
             if index == len(self._seen):
-                item = next(self._source, _DONE)
-                if item is _DONE:
+                item = next(self._source, None)
+                if item is None:
                     return
                 self._seen.append(item)
             yield self._seen[index]

@@ -268,8 +268,8 @@ def read_request(text: str, *, today: date) -> Reading:
                 continue  # a question's words describe nothing the customer asked for
             clauses.append((clause, operation, negated))
     requested = [op for _, op, neg in clauses if op and not neg]
-    negated = {op for _, op, neg in clauses if op and neg}
-    if negated & set(requested):
+    refused = {op for _, op, neg in clauses if op and neg}
+    if refused & set(requested):
         return Reading(unsure="the message both asks for and refuses the same action",
                        mentioned=mentioned)
     if len(requested) != len(set(requested)):
@@ -528,11 +528,12 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
     if operation in CARD_OPERATIONS:
         cards |= set(_BARE_FOUR.findall(rest))
         rest = _BARE_FOUR.sub(" ", rest)
-    amounts, partial = [], []
-    for mention in sorted(amounts_in(rest, min_bare=1, years=False), key=lambda m: -m.start):
-        is_part = _PART_OF.match(rest, mention.end)
-        (partial if is_part else amounts).insert(0, mention.value)
-        rest = rest[:mention.start] + " " + rest[mention.end:]
+    amounts: list[Decimal] = []
+    partial: list[Decimal] = []
+    for amount in sorted(amounts_in(rest, min_bare=1, years=False), key=lambda m: -m.start):
+        is_part = _PART_OF.match(rest, amount.end)
+        (partial if is_part else amounts).insert(0, amount.value)
+        rest = rest[:amount.start] + " " + rest[amount.end:]
     tokens = _WORD.findall(_strip_reasons(rest))
     cyrillic_text = sum(_is_cyrillic(t) for t in tokens) > len(tokens) / 2
     words, names, neighbours = set(), set(), set()

@@ -33,6 +33,8 @@ class External:
     """
 
     __slots__ = ("text", "author")
+    text: str
+    author: str
 
     def __init__(self, text: str, author: str) -> None:
         if author not in AUTHORS:

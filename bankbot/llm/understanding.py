@@ -8,7 +8,7 @@ tool output; that is the point of the careful personality.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Literal
@@ -262,36 +262,36 @@ def understand(text: str, today: date) -> CustomerRequest:
     month = mention.month if mention else None
     day = mention.day if mention else None
     account = find_account(text)
-    base = {"language": language, "text": text, "month": month, "day": day, "account": account}
+    base = CustomerRequest(intent="help", language=language, text=text, month=month, day=day,
+                           account=account)
 
     if UNBLOCK_RE.search(text):
-        return CustomerRequest(intent="unblock", card=find_card(_without_dates(text, mention)),
-                               **base)
+        return replace(base, intent="unblock", card=find_card(_without_dates(text, mention)))
     if BLOCK_RE.search(text) or (LOSS_RE.search(text) and CARD_WORD_RE.search(text)):
-        return CustomerRequest(intent="block", card=find_card(_without_dates(text, mention)), **base)
+        return replace(base, intent="block", card=find_card(_without_dates(text, mention)))
     if DISPUTE_RE.search(text) or find_reference(text):
         return _dispute(text, mention, base)
     if TOTAL_RE.search(text):
-        return CustomerRequest(intent="total", **base)
+        return replace(base, intent="total")
     if mention or STATEMENT_RE.search(text) or account:
-        return CustomerRequest(intent="statement", **base)
-    return CustomerRequest(intent="help", greeting=bool(GREETING_RE.search(text)), **base)
+        return replace(base, intent="statement")
+    return replace(base, greeting=bool(GREETING_RE.search(text)))
 
 
-def _dispute(text: str, mention: MonthMention | None, base: dict[str, object]) -> CustomerRequest:
+def _dispute(text: str, mention: MonthMention | None, base: CustomerRequest) -> CustomerRequest:
     reference = find_reference(text)
     # Blank out everything numeric that is not money before looking for the amount.
     rest = _without_dates(text, mention)
     rest = REFERENCE_RE.sub(" ", rest)
     rest = CARD_WORD_DIGITS_RE.sub(" ", rest)
     rest = ACCOUNT_RE.sub(" ", rest)
-    return CustomerRequest(
+    return replace(
+        base,
         intent="dispute",
         reference=reference,
         amount=find_amount(rest),
         merchant=find_merchant(text),
         reason=find_reason(text),
-        **base,  # type: ignore[arg-type]
     )
 
 
