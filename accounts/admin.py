@@ -12,10 +12,10 @@ from django.contrib.admin.helpers import ActionForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from accounts.errors import DomainError
 from accounts.models import Account, Card, CardUnblock, Customer, HourlyTotal, Transaction
 from accounts.services import UNBLOCK_PERMISSION, card_unblock
 from accounts.text import reveal_hidden
+from errors import DomainError
 
 
 class _Evidence:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
-from accounts.errors import InvalidInput
+from errors import InvalidInput
 
 CENT = Decimal("0.01")
 

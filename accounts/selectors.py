@@ -17,8 +17,8 @@ from itertools import islice
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
-from accounts.errors import InvalidInput, NotFound
 from accounts.models import Card, Customer, HourlyTotal, Transaction
+from errors import InvalidInput, NotFound
 
 # A statement is paginated so that a month with a million rows costs the same
 # memory as a month with a thousand (issue 8, benchmark d).

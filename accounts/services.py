@@ -9,10 +9,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
 from accounts.transactions import service_transaction
+from errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 
 MAX_NOTE_LENGTH = 2000
 UNBLOCK_PERMISSION = "accounts.unblock_card"

@@ -12,10 +12,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.errors import InvalidInput, NotFound
 from accounts.models import Customer
 from bankbot.models import Conversation, Message
 from bankbot.text import without_nul
+from errors import InvalidInput, NotFound
 
 MAX_MESSAGE_CHARS = 2000
 # Counted from stored messages, so the limit holds across workers and reconnects.

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.errors import InvalidInput
 from bankbot.text import unreadable
+from errors import InvalidInput
 from tools.catalog import CATALOG
 
 MAX_FRAME_BYTES = 8 * 1024

@@ -23,7 +23,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.errors import InvalidInput
 from bankbot import fragments, outage
 from bankbot.chat import conversation_of_user, message_accept, message_to_retry
 from bankbot.chat_input import ChatInput, parse_frame, socket_language
@@ -31,6 +30,7 @@ from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock
 from bankbot.turn_task import start_turn
 from bankbot.turns import turn_slots
+from errors import InvalidInput
 
 log = logging.getLogger(__name__)
 

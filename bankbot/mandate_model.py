@@ -22,9 +22,9 @@ import openai
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field
 
-from accounts.errors import InvalidInput
 from accounts.models import Customer
 from accounts.money import to_amount
+from errors import InvalidInput
 from tools.mandate import (
     REASONS,
     Grant,

@@ -27,7 +27,6 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.errors import DomainError, InvalidInput, NotFound
 from accounts.models import Customer
 from accounts.selectors import cards_for_customer, parse_month, statement_for_month
 from bankbot.agent import run_turn
@@ -52,6 +51,7 @@ from bankbot.outage import (
     Outage,
     keeps_its_form,
 )
+from errors import DomainError, InvalidInput, NotFound
 from tools import proposals
 from tools.catalog import card_row, transaction_row
 from tools.context import InvalidAuthorizationContext

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db import connection
 
-from accounts.errors import DomainError
+from errors import DomainError
 from tools.catalog import candidate_rows, openai_tools
 from tools.context import ActionContext, InvalidAuthorizationContext
 from tools.models import Proposal

@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from accounts.errors import Conflict, DomainError
 from accounts.models import Customer
+from errors import Conflict, DomainError
 from tools.faults import ResponseLost
 from tools.models import Confirmation, Proposal
 

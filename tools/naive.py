@@ -18,10 +18,10 @@ from typing import Any
 from openai import pydantic_function_tool
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from accounts.errors import DomainError
 from accounts.models import Account, Card, Transaction
 from accounts.selectors import statement_for_month
 from disputes.reasons import DISPUTE_REASONS
+from errors import DomainError
 from tools.catalog import CATALOG, transaction_row
 from tools.context import CUSTOMER_SCOPES, ActionContext
 from tools.harness import ToolOutcome

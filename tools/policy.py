@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from accounts.errors import DomainError
+from errors import DomainError
 from tools.catalog import CATALOG, ToolArgs, ToolSpec
 from tools.context import ActionContext
 from tools.mandate import Mandate

@@ -27,8 +27,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, DomainError, NotFound
 from accounts.transactions import in_callers_transaction
+from errors import Conflict, DomainError, NotFound
 from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
 from tools.faults import fault_point
 from tools.idempotency import (

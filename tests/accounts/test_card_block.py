@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, NotFound
 from accounts.models import Account, Card
 from accounts.services import card_block
+from errors import Conflict, InvalidInput, NotFound
 
 
 def test_it_blocks_an_active_card(alice):

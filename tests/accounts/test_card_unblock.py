@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, NotPermitted
 from accounts.models import Card, CardUnblock
 from accounts.services import card_block, card_unblock
+from errors import Conflict, InvalidInput, NotPermitted
 from tools.specs import REGISTRY
 
 

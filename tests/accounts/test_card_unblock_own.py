@@ -9,9 +9,9 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, NotFound, RuleViolation
 from accounts.models import Card, CardUnblock
 from accounts.services import card_block, card_unblock, card_unblock_own
+from errors import Conflict, InvalidInput, NotFound, RuleViolation
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from accounts.errors import InvalidInput
 from accounts.selectors import parse_month, statement_for_month, transactions_find
+from errors import InvalidInput
 from tests.conftest import days_ago
 
 MALFORMED = ["2026-13", "26-10", "October", "", "2026-1", "2026-00", "2026/10", "2026-10-01",

@@ -8,7 +8,6 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from accounts.errors import NotFound
 from accounts.models import Transaction
 from accounts.selectors import (
     card_get,
@@ -17,6 +16,7 @@ from accounts.selectors import (
     transaction_get,
     transactions_find,
 )
+from errors import NotFound
 
 BOB_REFERENCES = {"T-2001", "T-2002"}
 BOB_CARDS = {"1111", "2222"}

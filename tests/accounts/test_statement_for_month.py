@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from accounts.errors import InvalidInput
 from accounts.models import Transaction
 from accounts.selectors import statement_for_month
+from errors import InvalidInput
 from tests.accounts.helpers import add, local
 
 

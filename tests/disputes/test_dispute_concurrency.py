@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from accounts.errors import Conflict
 from disputes.models import Dispute
 from disputes.services import DisputeResult, dispute_open
+from errors import Conflict
 from tests.threads import run_at_once
 
 THREADS = 10

@@ -7,9 +7,9 @@ import uuid
 
 import pytest
 
-from accounts.errors import Conflict
 from disputes.models import Dispute
 from disputes.services import dispute_open
+from errors import Conflict
 
 
 def open_dispute(customer, key, reference="T-1001", amount="15000.00", reason="not_recognised"):

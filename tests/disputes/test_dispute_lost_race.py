@@ -10,10 +10,10 @@ from unittest import mock
 
 import pytest
 
-from accounts.errors import Conflict
 from disputes import services
 from disputes.models import Dispute
 from disputes.services import dispute_open
+from errors import Conflict
 
 
 def open_dispute(customer, key, amount="15000.00"):

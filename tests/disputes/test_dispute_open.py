@@ -8,10 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from accounts.errors import Conflict, InvalidInput, NotFound, RuleViolation
 from accounts.models import Transaction
 from disputes.models import Dispute
 from disputes.services import dispute_open
+from errors import Conflict, InvalidInput, NotFound, RuleViolation
 from tests.conftest import days_ago
 
 

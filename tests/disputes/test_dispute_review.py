@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 from disputes.models import Dispute, DisputeReview
 from disputes.services import dispute_open, dispute_review, dispute_review_moves
+from errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 
 S = Dispute.Status
 LEGAL = [(S.OPENED, S.IN_REVIEW), (S.IN_REVIEW, S.RESOLVED), (S.IN_REVIEW, S.REJECTED)]

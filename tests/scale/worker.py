@@ -41,7 +41,7 @@ def _die(*_: Any) -> None:
 
 
 def click(user: Any, job: dict[str, Any], one: dict[str, Any]) -> dict[str, Any]:
-    from accounts.errors import DomainError
+    from errors import DomainError
     from tools.proposals import proposal_confirm
 
     try:

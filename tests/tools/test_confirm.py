@@ -11,11 +11,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts.errors import Conflict, NotFound
 from accounts.models import Card
 from accounts.services import card_block
 from disputes.models import Dispute
 from disputes.services import dispute_open
+from errors import Conflict, NotFound
 from tests.tools.helpers import fresh_block_proposal
 from tools.context import InvalidAuthorizationContext
 from tools.faults import ResponseLost, inject_fault

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accounts.errors import DomainError
 from accounts.models import Card
+from errors import DomainError
 from tests.threads import run_at_once
 from tests.tools.helpers import fresh_block_proposal
 from tools.models import Confirmation, Proposal

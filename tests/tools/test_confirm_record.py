@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.errors import Conflict, NotFound
+from errors import Conflict, NotFound
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import ProposalExpired, proposal_confirm, proposal_decline
 

@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict
 from disputes.models import Dispute
 from disputes.services import dispute_open
+from errors import Conflict
 from tests.tools.helpers import fresh_block_proposal
 from tools.idempotency import IdempotencyKeyReused, idempotency_replay, idempotency_store
 from tools.models import Confirmation

@@ -12,9 +12,9 @@ from django.contrib.auth.models import AnonymousUser
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from accounts.errors import DomainError
 from accounts.models import Card
 from disputes.models import Dispute
+from errors import DomainError
 from tests.tools.helpers import fresh_block_proposal
 from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.proposals import ConfirmOutcome, args_digest, proposal_confirm, proposal_decline

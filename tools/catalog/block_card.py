@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import Field
 
-from accounts.errors import RuleViolation
 from accounts.models import Card, Customer
 from accounts.selectors import card_get
 from accounts.services import card_block
+from errors import RuleViolation
 from tools.binding import Grant, Unbound, bind_card
 from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.rows import CARD
