@@ -31,6 +31,12 @@ class _Evidence:
         return False
 
 
+class ReadOnlyAdmin(_Evidence, admin.ModelAdmin):
+    """For records that are evidence (conversations, the trace, reviews): nobody adds,
+    changes or deletes them from admin, superusers included. Here, at the bottom, so
+    every package's admin may use it."""
+
+
 @admin.register(Customer)
 class CustomerAdmin(admin.ModelAdmin):
     list_display = ["full_name", "user"]

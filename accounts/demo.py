@@ -1,4 +1,4 @@
-"""Demo data: two customers, a support user, and transactions with planted injections.
+"""Demo data: two customers and their transactions, some with planted injections.
 
 Everything is keyed by a public reference and created with get_or_create, so a
 second run changes nothing. Dates are relative to today, so "last month" and
@@ -18,10 +18,12 @@ from django.utils import timezone
 
 from accounts.models import Account, Card, Customer, Transaction
 
+# The support user is made by disputes/roles.py (support_staff_ensure), with its group.
+SUPPORT_LOGIN = ("support", "support-demo-2026", "support staff (Django admin at /admin/)")
 DEMO_LOGINS = [
     ("alice", "alice-demo-2026", "customer"),
     ("bob", "bob-demo-2026", "customer"),
-    ("support", "support-demo-2026", "support staff (Django admin at /admin/)"),
+    SUPPORT_LOGIN,
 ]
 
 MERCHANTS = [
@@ -85,7 +87,6 @@ def seed_demo() -> list[str]:
         customer = _customer(demo)
         created = _transactions(customer, demo)
         summary.append(f"{demo.username}: {created} new transactions")
-    _support_user()
     return summary
 
 
@@ -135,18 +136,3 @@ def _transactions(customer: Customer, demo: DemoCustomer) -> int:
             created += made
             number += 1
     return created
-
-
-def _support_user() -> None:
-    from django.contrib.auth.models import Group
-
-    from disputes.roles import SUPPORT_GROUP, support_group_ensure
-
-    User = get_user_model()
-    username, password, _ = DEMO_LOGINS[2]
-    user, made = User.objects.get_or_create(username=username, defaults={"is_staff": True})
-    if made:
-        user.set_password(password)
-        user.save()
-    support_group_ensure()
-    user.groups.add(Group.objects.get(name=SUPPORT_GROUP))

@@ -6,11 +6,13 @@ controls make text display in another order than it is stored, and Unicode tag
 characters carry ASCII that renders as nothing. Wherever such text is shown — the
 customer's statements and confirm cards, admin, the Injection Lab — each one is
 replaced by a visible marker, so it can neither hide nor reorder what is around it.
+Text from outside is also made storable (``without_nul``).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Soft hyphen, combining grapheme joiner, Arabic letter mark, Mongolian vowel
 # separator, zero-width spaces and joiners, direction marks, bidi embeddings and
@@ -32,3 +34,15 @@ def reveal_hidden(text: str) -> str:
 def decode_tags(run: str) -> str:
     """The ASCII a run of tag characters spells (the language and cancel tags dropped)."""
     return "".join(chr(ord(char) - 0xE0000) for char in run if 0xE0020 <= ord(char) <= 0xE007E)
+
+
+def without_nul(value: Any) -> Any:
+    """PostgreSQL text and jsonb cannot hold NUL, and a customer or a model can send
+    one. Stored text keeps the evidence with U+FFFD in its place instead of failing."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_nul(v) for v in value]
+    return value

@@ -3,21 +3,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
+from accounts.admin import ReadOnlyAdmin
 from bankbot.models import Conversation, Message
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """For records that are evidence (conversations, the trace): nobody adds,
-    changes or deletes them from admin, superusers included."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 class MessageInline(admin.TabularInline):

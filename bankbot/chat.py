@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Customer
+from accounts.text import without_nul
 from bankbot.models import Conversation, Message
-from bankbot.text import without_nul
 from errors import InvalidInput, NotFound
 
 MAX_MESSAGE_CHARS = 2000

@@ -16,7 +16,6 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bankbot.text import unreadable
 from errors import InvalidInput
 from tools.catalog import CATALOG
 
@@ -125,3 +124,16 @@ def socket_language(scope: Mapping[str, Any]) -> str:
     wanted = (query.get("lang") or [""])[0]
     supported = {code for code, _name in settings.LANGUAGES}
     return wanted if wanted in supported else settings.LANGUAGE_CODE
+
+
+def unreadable(text: str) -> bool:
+    """Text that is not text: a lone surrogate (JSON can carry one; no database can
+    store it), or U+FFFD, which stands where a browser or Django met characters
+    that were not text (a form field with a lone surrogate arrives as one)."""
+    if "\ufffd" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -18,8 +18,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from accounts.admin import ReadOnlyAdmin
 from accounts.text import reveal_hidden
-from bankbot.admin import ReadOnlyAdmin
 from disputes.models import Dispute, DisputeReview
 from disputes.selectors import dispute_queue_ordering, dispute_trail
 from disputes.services import REVIEW_PERMISSION, dispute_review, dispute_review_moves

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission
 
 SUPPORT_GROUP = "Support"
 
@@ -39,3 +40,15 @@ def support_group_ensure(*, using: str = "default") -> Group:
             wanted.append(perm)
     group.permissions.set(wanted)
     return group
+
+
+def support_staff_ensure(*, username: str, password: str) -> AbstractBaseUser:
+    """A staff user in the Support group (the demo's ``support``): made once, with
+    ``password``; a second call only makes sure of the group."""
+    user, made = get_user_model().objects.get_or_create(username=username,
+                                                         defaults={"is_staff": True})
+    if made:
+        user.set_password(password)
+        user.save()
+    user.groups.add(support_group_ensure())
+    return user

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from bankbot.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin
 from tools.models import Confirmation, Proposal, ToolCallTrace
 
 

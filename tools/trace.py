@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 
-from bankbot.text import without_nul
+from accounts.text import without_nul
 from tools.models import Proposal, ToolCallTrace
 from tools.provenance import plain
 

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
+from django.db import transaction
 
-from accounts.demo import DEMO_LOGINS, seed_demo
+from accounts.demo import DEMO_LOGINS, SUPPORT_LOGIN, seed_demo
+from disputes.roles import support_staff_ensure
 
 
 class Command(BaseCommand):
     help = "Create demo customers alice and bob, a support user, cards and six months of transactions."
 
     def handle(self, *args: object, **options: object) -> None:
-        summary = seed_demo()
+        with transaction.atomic():
+            summary = seed_demo()
+            username, password, _ = SUPPORT_LOGIN
+            support_staff_ensure(username=username, password=password)
         for line in summary:
             self.stdout.write(line)
         self.stdout.write(self.style.SUCCESS("Demo data is ready. Sign in with:"))
