@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 
 from bankbot.agent import TurnEvent
 from bankbot.models import Conversation, Message
+from bankbot.news import news_of
 from tools.models import Proposal
 
 STREAM = "bankbot/stream.html"
@@ -122,8 +123,13 @@ def timeline(conversation: Conversation) -> list[dict[str, Any]]:
             items.append({"kind": "customer", "message": message})
             turn = None
             continue
+        news = news_of(message)
+        if news is not None:  # the bank's news about a dispute: between turns
+            items.append(news)
+            turn = None
+            continue
         if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
-            continue  # system notes (confirmation results) are for the model
+            continue  # other system notes (confirmation results) are for the model
         if turn is None:
             turn = {"kind": "turn", "id": new_turn_id(), "text": "", "flagged": "",
                     "failed": False, "extras": []}

@@ -88,7 +88,8 @@ class DisputeAdmin(ReadOnlyAdmin):
         before = dispute.get_status_display()
         try:
             dispute_review(dispute=dispute, to_status=request.POST.get("to_status", ""),
-                           note=request.POST.get("note", ""), staff_user=request.user)
+                           note=request.POST.get("note", ""), staff_user=request.user,
+                           customer_note=request.POST.get("customer_note", ""))
         except DomainError as error:
             self.message_user(request, error.message, messages.ERROR)
         else:

@@ -61,7 +61,10 @@ class DisputeReview(AppendOnlyModel):
     dispute = models.ForeignKey(Dispute, on_delete=models.PROTECT, related_name="reviews")
     from_status = models.CharField(max_length=12, choices=Dispute.Status.choices)
     to_status = models.CharField(max_length=12, choices=Dispute.Status.choices)
-    note = models.TextField()
+    note = models.TextField()  # for the record: why, in the staff member's words
+    # For the customer: what they read in their chat and from the assistant (staff-
+    # written text, shown as such; it can never authorise anything).
+    customer_note = models.TextField(blank=True, default="")
     staff_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="dispute_reviews")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,12 +1,12 @@
-"""Reads for support staff: the dispute queue and how each dispute came to be.
-
-Staff read across customers, so these take no customer; they are reached only
-from admin views that have checked the staff member's permissions.
+"""Reads of disputes: the customer's own (``disputes_for_customer``, scoped to them),
+and for support staff the queue and how each dispute came to be (across customers,
+so those take no customer; reached only from admin views that checked permissions).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Case, OrderBy, Value, When
 
@@ -19,6 +19,35 @@ MESSAGES_BEFORE = 6
 MESSAGES_AFTER = 2
 # The conversation's own trace rows (reads, denials) shown before the execution.
 CONTEXT_TRACE_ROWS = 30
+
+
+@dataclass(frozen=True)
+class CustomerDispute:
+    """One of the customer's disputes as they may see it: no staff names or notes
+    for the record, only the note staff wrote for the customer."""
+
+    dispute: Dispute
+    updated_at: Any
+    customer_note: str
+
+
+def disputes_for_customer(*, customer: Any, reference: str | None = None,
+                          limit: int = 10) -> list[CustomerDispute]:
+    """The customer's own disputes, newest first (or the one ``reference`` names:
+    another customer's reference finds nothing, exactly like one that does not exist)."""
+    found = (Dispute.objects.filter(customer=customer).select_related("transaction")
+             .prefetch_related("reviews").order_by("-created_at", "-pk"))
+    if reference:
+        found = found.filter(reference=reference.strip().upper())
+    views = []
+    for dispute in found[:limit]:
+        reviews = list(dispute.reviews.all())
+        last = reviews[-1] if reviews else None
+        noted = [r.customer_note for r in reviews if r.customer_note]
+        views.append(CustomerDispute(dispute=dispute,
+                                     updated_at=last.created_at if last else dispute.created_at,
+                                     customer_note=noted[-1] if noted else ""))
+    return views
 
 
 def dispute_queue_ordering() -> list[OrderBy | str]:

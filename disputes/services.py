@@ -16,9 +16,10 @@ from accounts.errors import Conflict, InvalidInput, RuleViolation
 from accounts.models import Customer, Transaction
 from accounts.money import to_amount
 from accounts.selectors import transaction_get
-from accounts.services import note_clean, staff_check
+from accounts.services import MAX_NOTE_LENGTH, note_clean, staff_check
 from accounts.transactions import service_transaction
 from disputes.models import Dispute, DisputeReview
+from disputes.signals import dispute_moved
 
 # The first dispute is D-881, the public reference DESIGN.md uses as its example.
 REFERENCE_OFFSET = 880
@@ -168,16 +169,23 @@ def dispute_review_moves(status: str) -> list[tuple[str, str]]:
     return [(move, Status(move).label) for move in REVIEW_MOVES.get(status, ())]
 
 
-def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: Any) -> DisputeReview:
-    """Move a dispute one step along the review workflow, with the staff member's note.
+def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: Any,
+                   customer_note: str = "") -> DisputeReview:
+    """Move a dispute one step along the review workflow, with the staff member's note
+    (for the record) and, if given, a note for the customer.
 
     ``dispute.status`` is the status the staff member saw: the UPDATE is
     conditional on it, so when two staff move the same dispute at once one
     wins and the other is told what happened, and nothing else is written.
+    Once it has committed, ``dispute_moved`` tells the layers above.
     """
     staff_check(staff_user, REVIEW_PERMISSION, "Only support staff may review disputes.")
     note = note_clean(note, "Write a note saying why you move this dispute; it goes on the "
                             "record with your name.")
+    customer_note = customer_note.strip() if isinstance(customer_note, str) else ""
+    if len(customer_note) > MAX_NOTE_LENGTH:
+        raise InvalidInput(f"The note for the customer is too long; keep it under "
+                           f"{MAX_NOTE_LENGTH} characters.", code="note_too_long")
     if to_status not in Status.values:
         raise InvalidInput(f"{to_status!r} is not a dispute status.", code="invalid_status")
     seen = dispute.status
@@ -193,10 +201,12 @@ def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: A
                 code="dispute_changed",
             )
         review = DisputeReview(dispute=dispute, from_status=seen, to_status=to_status,
-                               note=note, staff_user=staff_user)
+                               note=note, customer_note=customer_note, staff_user=staff_user)
         review.full_clean()
         review.save()
-    dispute.status = to_status
+        dispute.status = to_status
+        transaction.on_commit(lambda: dispute_moved.send(sender=Dispute, dispute=dispute,
+                                                         review=review))
     return review
 
 

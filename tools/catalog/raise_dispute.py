@@ -13,6 +13,7 @@ from pydantic import Field
 
 from accounts.money import to_amount
 from accounts.selectors import transaction_get
+from disputes.models import Dispute
 from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 from disputes.services import dispute_check, dispute_open
 from tools.binding import Grant, bind_transaction
@@ -90,12 +91,38 @@ def click_text(action: Mapping[str, str]) -> str:
     return text
 
 
+# What the customer reads of a dispute's status: on its result card (as it is now,
+# not as it was at the click) and in the bank's news when staff move it.
+STATUS_SENTENCES = {
+    Dispute.Status.OPENED: gettext_lazy(
+        "Dispute %(ref)s is open. We will write to you here when it is reviewed."),
+    Dispute.Status.IN_REVIEW: gettext_lazy(
+        "Dispute %(ref)s is being reviewed. We will write to you here when it is decided."),
+    Dispute.Status.RESOLVED: gettext_lazy("Dispute %(ref)s is resolved in your favour."),
+    Dispute.Status.REJECTED: gettext_lazy("Dispute %(ref)s was rejected."),
+}
+STATUS_WORDS = {
+    Dispute.Status.OPENED: gettext_lazy("open"),
+    Dispute.Status.IN_REVIEW: gettext_lazy("being reviewed"),
+    Dispute.Status.RESOLVED: gettext_lazy("resolved"),
+    Dispute.Status.REJECTED: gettext_lazy("rejected"),
+}
+
+
+def status_sentence(reference: str, status: str) -> str:
+    sentence = STATUS_SENTENCES.get(status, STATUS_SENTENCES[Dispute.Status.OPENED])
+    return str(sentence) % {"ref": reference}
+
+
 def outcome(result: Mapping[str, Any]) -> Outcome:
+    reference = str(result.get("dispute_id", ""))
+    # The dispute as it is now: staff may have moved it since the click.
+    status = (Dispute.objects.filter(reference=reference).values_list("status", flat=True)
+              .first() or str(result.get("status", "")))
     return Outcome(
-        _("Dispute %(ref)s is open. We will write to you when it is reviewed.")
-        % {"ref": result.get("dispute_id")},
-        ((_("Dispute"), str(result.get("dispute_id", "")), "text"),
-         (_("Status"), str(result.get("status", "")), "text"),
+        status_sentence(reference, status),
+        ((_("Dispute"), reference, "text"),
+         (_("Status"), str(STATUS_WORDS.get(status, status)), "text"),
          (_("Amount"), str(result.get("amount_kzt", "")), "money"),
          (_("Transaction"), str(result.get("transaction", "")), "text")))
 

@@ -7,6 +7,7 @@ READ_CARDS = "cards:read"
 BLOCK_CARDS = "cards:block"
 UNBLOCK_CARDS = "cards:unblock"
 OPEN_DISPUTES = "disputes:open"
+READ_DISPUTES = "disputes:read"
 
 CUSTOMER_SCOPES = frozenset({READ_STATEMENTS, READ_CARDS, BLOCK_CARDS, UNBLOCK_CARDS,
-                             OPEN_DISPUTES})
+                             OPEN_DISPUTES, READ_DISPUTES})

@@ -1,0 +1,78 @@
+"""When staff move a dispute, the customer hears of it in the conversation it came from.
+
+``disputes.signals.dispute_moved`` (sent once the move has committed) → one bank
+message in that conversation: kept in the history, and pushed to every open tab
+through the channel layer, each tab in its own language. The model reads the
+move as a bank note without the staff text; ``get_disputes`` gives it the note,
+labelled as staff-written.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from bankbot import outage
+from bankbot.chat import message_add
+from bankbot.consumers import group_name
+from bankbot.models import Conversation, Message
+from bankbot.news import KIND, news_of
+from disputes.models import Dispute, DisputeReview
+from disputes.signals import dispute_moved
+from tools.models import Confirmation
+
+log = logging.getLogger(__name__)
+
+def conversation_of(dispute: Dispute) -> Conversation | None:
+    """The conversation whose confirmation opened the dispute (its key is the
+    confirmation's), or None for one opened some other way."""
+    confirmation = (Confirmation.objects.select_related("proposal__conversation")
+                    .filter(idempotency_key=dispute.idempotency_key,
+                            proposal__customer=dispute.customer_id).first())
+    return confirmation.proposal.conversation if confirmation else None
+
+
+def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | None:
+    """Store the news in the dispute's conversation and push it to its open tabs."""
+    conversation = conversation_of(dispute)
+    if conversation is None:
+        return None
+    text = (f"Bank update, not from the customer: dispute {dispute.reference} of transaction "
+            f"{dispute.transaction.reference} is now {dispute.status}. Call get_disputes for "
+            f"the bank's note to the customer.")
+    message = message_add(conversation=conversation, role=Message.Role.SYSTEM, text=text,
+                          payload={"kind": KIND, "dispute": dispute.reference,
+                                   "status": str(dispute.status),
+                                   "note": review.customer_note})
+    _push(conversation, message)
+    return message
+
+
+def _push(conversation: Conversation, message: Message) -> None:
+    """To every open tab, rendered once per language (each socket picks its own).
+    The news is stored already: a layer that is down only means it shows on reload."""
+    html = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            html[code] = render_to_string("bankbot/stream.html#news", {"item": news_of(message)})
+    try:
+        async_to_sync(get_channel_layer().group_send)(group_name(conversation), {
+            "type": "chat.fragment", "html": html[settings.LANGUAGE_CODE],
+            "html_by_language": html})
+    except outage.LAYER_ERRORS:
+        log.warning("dispute news: the channel layer is down; it shows on reload", exc_info=True)
+
+
+def _on_dispute_moved(sender: Any, *, dispute: Dispute, review: DisputeReview,
+                      **kwargs: Any) -> None:
+    dispute_news_post(dispute=dispute, review=review)
+
+
+def connect() -> None:
+    dispute_moved.connect(_on_dispute_moved, dispatch_uid="bankbot.dispute_news")
