@@ -19,3 +19,23 @@ def as_json(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)
+
+
+@register.filter
+def unique_texts(sources: Any) -> list[dict[str, Any]]:
+    """A proposal's external sources, each text once (in the order first read),
+    with the tools that read it and how often: a statement read twice and a
+    search quote the same merchant's text three times, and staff need it once."""
+    texts: dict[tuple[str, str], dict[str, Any]] = {}
+    for source in sources or []:
+        excerpt = str(source.get("excerpt", ""))
+        if not excerpt:
+            continue
+        key = (str(source.get("author", "")), excerpt)
+        text = texts.setdefault(key, {"excerpt": excerpt, "author": key[0], "tools": [],
+                                      "reads": 0})
+        text["reads"] += 1
+        tool = str(source.get("tool", ""))
+        if tool and tool not in text["tools"]:
+            text["tools"].append(tool)
+    return list(texts.values())
