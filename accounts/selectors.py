@@ -10,14 +10,15 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from itertools import islice
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
-from accounts.models import Card, Customer, HourlyTotal, Transaction
+from accounts.categories import CATEGORY_WORDS, category_filter
+from accounts.models import Account, Card, Customer, HourlyTotal, Transaction
 from errors import InvalidInput, NotFound
 
 # A statement is paginated so that a month with a million rows costs the same
@@ -213,3 +214,64 @@ def card_get(*, customer: Customer, last4: str) -> Card:
             code="ambiguous_card",
         ) from None
 
+
+
+def accounts_for_customer(*, customer: Customer) -> list[Account]:
+    """The customer's accounts, with their balances as the bank holds them."""
+    return list(Account.objects.filter(customer=customer).order_by("id"))
+
+
+# A spending question covers at most about a year: a longer sum is a report, not a chat answer.
+LONGEST_PERIOD_DAYS = 366
+
+
+@dataclass(frozen=True)
+class Spending:
+    """What the customer spent from ``first`` to ``last`` (local dates, both
+    included), at a merchant or in a category or in all: the count and total of
+    every matching row, and the newest ``limit`` rows themselves."""
+
+    first: date
+    last: date
+    count: int
+    total: Decimal
+    transactions: list[Transaction]
+    has_more: bool
+
+
+def spending_for_period(
+    *,
+    customer: Customer,
+    first: date,
+    last: date,
+    merchant: str | None = None,
+    category: str | None = None,
+    limit: int = 10,
+) -> Spending:
+    if last < first:
+        raise InvalidInput(f"The period ends ({last}) before it starts ({first}).",
+                           code="invalid_period")
+    if (last - first).days >= LONGEST_PERIOD_DAYS:
+        raise InvalidInput(f"Ask about at most {LONGEST_PERIOD_DAYS} days at a time.",
+                           code="invalid_period")
+    if category is not None and category not in CATEGORY_WORDS:
+        raise InvalidInput(f"{category!r} is not a category; use one of "
+                           f"{', '.join(CATEGORY_WORDS)}.", code="invalid_category")
+    tz = timezone.get_current_timezone()
+    start = datetime.combine(first, time.min, tzinfo=tz)
+    end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=tz)
+    rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
+    if merchant:
+        rows = rows.filter(merchant__icontains=merchant.strip())
+    if category:
+        rows = rows.filter(category_filter(category))
+    totals = rows.aggregate(count=Count("id"), total=Sum("amount"))
+    newest = list(rows.select_related("card").order_by("-posted_at", "-id")[: limit + 1])
+    return Spending(
+        first=first,
+        last=last,
+        count=totals["count"],
+        total=totals["total"] or Decimal("0.00"),
+        transactions=newest[:limit],
+        has_more=len(newest) > limit,
+    )

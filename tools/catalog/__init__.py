@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import Customer
-from tools.catalog import block_card, get_disputes, raise_dispute, reads, unblock_card
+from tools.catalog import (
+    block_card,
+    get_balance,
+    get_disputes,
+    get_spending,
+    raise_dispute,
+    reads,
+    unblock_card,
+)
 from tools.catalog.base import ArgLabel, Catalog, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.rows import CARD, TRANSACTION, Target, card_row, transaction_row
 
@@ -23,6 +31,8 @@ CATALOG = Catalog([
     reads.GET_STATEMENT,
     reads.LIST_CARDS,
     reads.FIND_TRANSACTIONS,
+    get_balance.SPEC,
+    get_spending.SPEC,
     get_disputes.SPEC,
     block_card.SPEC,
     unblock_card.SPEC,
