@@ -4,7 +4,7 @@ card's status are never edited from admin, superusers included."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -15,6 +15,9 @@ from django.http import HttpRequest
 from accounts.models import Account, Card, CardUnblock, Customer, HourlyTotal, Transaction
 from accounts.services import UNBLOCK_PERMISSION, card_unblock
 from accounts.text import reveal_hidden
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups
 from errors import DomainError
 
 
@@ -57,8 +60,7 @@ class AccountAdmin(admin.ModelAdmin):
 
 class CardUnblockInline(_Evidence, admin.TabularInline):
     model = CardUnblock
-    fields = ["created_at", "staff_user", "note", "blocked_at", "block_key"]
-    readonly_fields = fields
+    readonly_fields = fields = ("created_at", "staff_user", "note", "blocked_at", "block_key")
     extra = 0
     can_delete = False
     verbose_name_plural = "unblocked by staff"
@@ -120,15 +122,13 @@ class TransactionAdmin(admin.ModelAdmin):
     date_hierarchy = "posted_at"
     list_select_related = ["account"]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is None:
-            return super().get_fields(request, obj)
-        return [_SHOWN.get(f.name, f.name) for f in Transaction._meta.fields if f.name != "id"]
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> _FieldGroups:
+        return super().get_fields(request, obj) if obj is None else _transaction_fields()
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         # A posted transaction is the bank's record: amounts, references and the
         # merchant's text are never edited afterwards.
-        return [] if obj is None else self.get_fields(request, obj)
+        return () if obj is None else _transaction_fields()
 
     @admin.display(description="merchant", ordering="merchant")
     def merchant_shown(self, obj: Transaction) -> str:
@@ -147,3 +147,7 @@ class HourlyTotalAdmin(_Evidence, admin.ModelAdmin):
     list_display = ["account", "hour", "count", "total_minor"]
     search_fields = ["account__number"]
     list_select_related = ["account"]
+
+
+def _transaction_fields() -> tuple[str, ...]:
+    return tuple(_SHOWN.get(f.name, f.name) for f in Transaction._meta.fields if f.name != "id")

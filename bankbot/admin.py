@@ -9,8 +9,7 @@ from bankbot.models import Conversation, Message
 
 class MessageInline(admin.TabularInline):
     model = Message
-    fields = ["created_at", "role", "text", "ui_action", "flagged"]
-    readonly_fields = fields
+    readonly_fields = fields = ("created_at", "role", "text", "ui_action", "flagged")
     extra = 0
     can_delete = False
 

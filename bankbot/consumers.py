@@ -74,7 +74,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
     # channels' AsyncConsumer.__call__ stores the layer's receive for this socket's channel
     # here, then listens through what this returns. A layer failure there would end the
     # consumer (HTTP 500 during the handshake, a dropped socket after it); _listen tells it.
-    @property
+    # types-channels types this an ASGI receive; channels keeps the channel layer's
+    # receive here, whose messages are any dicts.
+    @property  # type: ignore[override]
     def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
         return self._listen
 

@@ -118,7 +118,7 @@ def _agreed(grants: list[Grant]) -> tuple[Grant, ...]:
     for grant in grants:
         by_target.setdefault((grant.operation, grant.target), set()).add(
             Grant(grant.operation, grant.target, grant.amount, grant.reason, ""))
-    kept = []
+    kept: list[Grant] = []
     for grant in grants:
         variants = by_target[(grant.operation, grant.target)]
         if len(variants) == 1 and grant not in kept and not any(

@@ -25,6 +25,8 @@ from django.utils.translation import gettext_lazy
 from django.views import defaults
 from redis.exceptions import RedisError
 
+from bankbot.htmx import HtmxHttpRequest
+
 log = logging.getLogger(__name__)
 
 # A database that is down, restarting or unreachable. Not every DatabaseError:
@@ -81,7 +83,7 @@ def keeps_its_form(view: View) -> View:
     return view
 
 
-def outage_response(request: HttpRequest, text: str | Promise = SYSTEMS_UNREACHABLE, *,
+def outage_response(request: HtmxHttpRequest, text: str | Promise = SYSTEMS_UNREACHABLE, *,
                     keep_form: bool = False, retry: dict[str, str] | None = None) -> HttpResponse:
     """503, without touching the database. For a GET, Try again loads the page again.
     A POST gets a Try again only from a form that ``keep_form`` (see keeps_its_form);
@@ -113,7 +115,7 @@ class OutageMiddleware(MiddlewareMixin):
     MIDDLEWARE, so it sees the view's exception first. MiddlewareMixin makes it
     sync and async capable: under Daphne the chain stays async."""
 
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+    def process_exception(self, request: HtmxHttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, Outage):
             text, retry = exception.text, exception.retry
         elif isinstance(exception, DATABASE_ERRORS):
@@ -130,14 +132,14 @@ class OutageMiddleware(MiddlewareMixin):
 # The 403 and 404 pages extend base.html, which reads the session's user: with the
 # database down, rendering them would fail as a 500. They say so instead.
 
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+def page_not_found(request: HtmxHttpRequest, exception: Exception) -> HttpResponse:
     try:
         return defaults.page_not_found(request, exception)
     except DATABASE_ERRORS:
         return outage_response(request)
 
 
-def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+def permission_denied(request: HtmxHttpRequest, exception: Exception) -> HttpResponse:
     try:
         return defaults.permission_denied(request, exception)
     except DATABASE_ERRORS:

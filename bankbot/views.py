@@ -20,7 +20,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -43,6 +43,7 @@ from bankbot.chat import (
 )
 from bankbot.chat_input import chat_input_from
 from bankbot.fragments import timeline
+from bankbot.htmx import HtmxHttpRequest
 from bankbot.models import Conversation
 from bankbot.outage import (
     DATABASE_ERRORS,
@@ -66,13 +67,18 @@ def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
     a customer's page shows is kept by a browser or proxy cache (no-store)."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        customer = Customer.objects.filter(user=request.user).first()
+    def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        customer = _customer_of(request)
         if customer is None:
             return render(request, "bankbot/no_customer.html", status=403)
         return view(request, customer, *args, **kwargs)
 
     return login_required(never_cache(wrapped))
+
+
+def _customer_of(request: HtmxHttpRequest) -> Customer | None:
+    user = request.user
+    return Customer.objects.filter(user=user).first() if user.is_authenticated else None
 
 
 def _conversation_or_404(customer: Customer, public_id: Any) -> Conversation:
@@ -92,9 +98,9 @@ def _conversation_url(conversation: Conversation, anchor: str = "") -> str:
 @require_GET
 @login_required
 @never_cache
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """Where signing in lands: a customer's latest conversation; staff go to admin."""
-    customer = Customer.objects.filter(user=request.user).first()
+    customer = _customer_of(request)
     if customer is None:
         if request.user.is_staff:
             return redirect("admin:index")
@@ -107,12 +113,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @customer_view
-def conversation_detail(request: HttpRequest, customer: Customer,
+def conversation_detail(request: HtmxHttpRequest, customer: Customer,
                         public_id: uuid.UUID) -> HttpResponse:
     return _chat_page(request, customer, _conversation_or_404(customer, public_id))
 
 
-def _chat_page(request: HttpRequest, customer: Customer, conversation: Conversation, *,
+def _chat_page(request: HtmxHttpRequest, customer: Customer, conversation: Conversation, *,
                draft: str = "", refused: str = "", status: int = 200) -> HttpResponse:
     """The chat page; after a refused form post, with the customer's text kept in
     the composer and the reason beside it. The customer's latest message is the
@@ -135,14 +141,14 @@ def _chat_page(request: HttpRequest, customer: Customer, conversation: Conversat
 
 @require_POST
 @customer_view
-def conversation_new(request: HttpRequest, customer: Customer) -> HttpResponse:
+def conversation_new(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
     return redirect(_conversation_url(conversation_fresh(customer=customer)))
 
 
 @require_POST
 @keeps_its_form
 @customer_view
-def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
+def message_send(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
     """The chat without JavaScript: store the message, answer it, show the page
     scrolled to it. A refused message comes back in the composer, with the reason.
     (With JavaScript the same form goes over the WebSocket instead.)"""
@@ -177,7 +183,7 @@ def message_send(request: HttpRequest, customer: Customer) -> HttpResponse:
 
 @require_GET
 @customer_view
-def statement(request: HttpRequest, customer: Customer) -> HttpResponse:
+def statement(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
     month = request.GET.get("month") or f"{timezone.localdate():%Y-%m}"
     context: dict[str, Any] = {
         "customer": customer,
@@ -234,7 +240,7 @@ def _shift(year: int, month: int, delta: int) -> str:
 
 @require_GET
 @customer_view
-def proposal_detail(request: HttpRequest, customer: Customer,
+def proposal_detail(request: HtmxHttpRequest, customer: Customer,
                     public_id: uuid.UUID) -> HttpResponse:
     """The confirm card as it stands now. app.js asks for it when a pending card's
     time is up, so the card turns expired by itself (or shows what happened to it
@@ -251,7 +257,7 @@ def proposal_detail(request: HttpRequest, customer: Customer,
 @require_POST
 @keeps_its_form
 @customer_view
-def proposal_confirm(request: HttpRequest, customer: Customer,
+def proposal_confirm_view(request: HtmxHttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
     try:
         outcome = proposals.proposal_confirm(
@@ -271,7 +277,7 @@ def proposal_confirm(request: HttpRequest, customer: Customer,
 @require_POST
 @keeps_its_form
 @customer_view
-def proposal_decline(request: HttpRequest, customer: Customer,
+def proposal_decline_view(request: HtmxHttpRequest, customer: Customer,
                      public_id: uuid.UUID) -> HttpResponse:
     try:
         proposal = proposals.proposal_decline(user=request.user, public_id=public_id,
@@ -300,7 +306,7 @@ def _note_decline(proposal: Proposal) -> None:
 _ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409, "temporarily_unavailable": 503}
 
 
-def _proposal_card(request: HttpRequest, customer: Customer, public_id: uuid.UUID,
+def _proposal_card(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID,
                    error: DomainError | None = None,
                    proposal: Proposal | None = None) -> HttpResponse:
     proposal = proposal or proposals.proposal_get(customer=customer, public_id=public_id)
@@ -316,7 +322,7 @@ def _proposal_card(request: HttpRequest, customer: Customer, public_id: uuid.UUI
                   {"proposal": proposal, "error": error.message if error else ""}, status=status)
 
 
-def _proposal_missing(request: HttpRequest) -> HttpResponse:
+def _proposal_missing(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "bankbot/chat.html#proposal-missing", status=404)
     raise Http404("proposal not found")

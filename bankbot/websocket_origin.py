@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
-from django.http.request import is_same_domain, split_domain_port, validate_host
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
 
 Origin = tuple[str, str, int]  # scheme, host, port
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -93,7 +94,7 @@ class SameOriginOnly:
     def __init__(self, application: Any) -> None:
         self.application = application
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:  # an ASGI scope, as given
         if scope["type"] == "websocket" and origin_allowed(scope):
             return await self.application(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)

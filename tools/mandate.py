@@ -82,7 +82,10 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
     unbound: list[Unbound] = []
     for request in reading.requests:
         bound = bind_request(customer, request, source)
-        (grants if isinstance(bound, Grant) else unbound).append(bound)
+        if isinstance(bound, Grant):
+            grants.append(bound)
+        else:
+            unbound.append(bound)
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
 
 

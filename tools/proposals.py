@@ -235,7 +235,7 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
         # whole click back (proposal_confirm then runs it careful).
         with transaction.atomic(savepoint=careful), in_callers_transaction():
             result = spec.run(ctx, args, idempotency_key=key)
-        response = {"status": "executed", "result": result}
+        response: dict[str, Any] = {"status": "executed", "result": result}
     except DomainError as error:  # an answer too: stored and replayed like a success
         if not careful:
             raise _ServiceRefused() from error
@@ -251,14 +251,14 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
     idempotency_store(proposal=proposal, key=key, approver=approver,
                       fingerprint=_fingerprint(proposal), response=response,
                       confirmation=claim.unfinished)
-    error = response.get("error", {})
+    failure = response.get("error", {})
     # One row says it all: who clicked, the key, the arguments and the outcome.
     ToolCallTrace.objects.bulk_create([
         *retries,
         trace_entry(event=Event.EXECUTED if executed else Event.FAILED,
                     decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
                     proposal=proposal, validated_args=proposal.args, result=response,
-                    reason_code=error.get("code", ""), reason=error.get("message", ""),
+                    reason_code=failure.get("code", ""), reason=failure.get("message", ""),
                     idempotency_key=key, approver=approver,
                     latency_ms=(time.perf_counter() - started) * 1000),
     ])

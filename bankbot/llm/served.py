@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx2
 
+from .config import Personality
 from .offline import OfflineModel
 
 
@@ -24,9 +25,10 @@ class ModelServer(ThreadingHTTPServer):
     # Hundreds of customers' turns may connect at the same moment.
     request_queue_size = 1024
 
-    def __init__(self, *, delay: float = 0.0, personality: str = "careful", port: int = 0) -> None:
+    def __init__(self, *, delay: float = 0.0, personality: Personality = "careful", port: int = 0
+                 ) -> None:
         super().__init__(("127.0.0.1", port), ModelRequestHandler)
-        self.model = OfflineModel(personality)  # type: ignore[arg-type]
+        self.model = OfflineModel(personality)
         self.delay = delay
         self._lock = threading.Lock()
         self.in_flight = 0
@@ -35,8 +37,7 @@ class ModelServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self.server_port}"  # bound to loopback in __init__
 
     def hold(self, path: str) -> None:
         """Wait as a real model thinks before its first byte. Subclasses may do more."""

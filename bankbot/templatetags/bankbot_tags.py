@@ -131,13 +131,14 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
                       key=len, reverse=True)
     response = proposal.result or {}
     status = proposal.status
-    state = {
+    states: dict[str, str] = {
         Proposal.Status.PENDING: "pending",
         Proposal.Status.EXECUTED: "executed",
         Proposal.Status.FAILED: "failed",
         Proposal.Status.DECLINED: "declined",
         Proposal.Status.EXPIRED: "expired",
-    }.get(status, "pending")
+    }
+    state = states.get(status, "pending")
     if state == "pending" and proposal.expires_at <= timezone.now():
         state = "expired"
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
