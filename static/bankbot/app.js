@@ -315,9 +315,10 @@
       var ms = Number(line.dataset.deadline) - now;
       var span = line.querySelector(".proposal__left");
       if (ms > 0) {
+        var shown = ms - 1000; // the second added above is for the asking, not for show
         if (span) {
-          span.textContent = " · " + (ms < 60000 ? say("underAMinute")
-            : say("minutesLeft", { minutes: Math.ceil(ms / 60000) }));
+          span.textContent = " · " + (shown < 60000 ? say("underAMinute")
+            : say("minutesLeft", { minutes: Math.ceil(shown / 60000) }));
         }
         return;
       }

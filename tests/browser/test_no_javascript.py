@@ -18,9 +18,9 @@ from tests.browser.conftest import PASSWORD
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAYS = {
-    "en": {"off": "Live updates are off: the page reloads after each message.",
+    "en": {"off": "Live updates are off",
            "message": "Your message", "send": "Send", "not_sent": "Not sent."},
-    "ru": {"off": "Живые обновления выключены: страница обновляется после каждого сообщения.",
+    "ru": {"off": "Живые обновления выключены",
            "message": "Ваше сообщение", "send": "Отправить", "not_sent": "Не отправлено."},
 }
 
