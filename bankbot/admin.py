@@ -1,10 +1,19 @@
+"""The chat's records in admin (read-only evidence), and the dispute page with the
+trail of how each dispute came to be (the chat and the trace, which only this
+package may read together)."""
+
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from accounts.admin import ReadOnlyAdmin
+from bankbot.dispute_trail import dispute_trail
 from bankbot.models import Conversation, Message
+from disputes.admin import DisputeAdmin
+from disputes.models import Dispute
 
 
 class MessageInline(admin.TabularInline):
@@ -32,3 +41,15 @@ class MessageAdmin(ReadOnlyAdmin):
     list_filter = ["role"]
     readonly_fields = ["conversation", "role", "text", "ui_action", "payload",
                        "client_message_id", "flagged", "created_at"]
+
+
+@admin.register(Dispute)
+class DisputeTrailAdmin(DisputeAdmin):
+    """The dispute page with its trail: the chat and the trace that led to it."""
+
+    def render_change_form(self, request: HttpRequest, context: dict[str, Any], add: bool = False,
+                           change: bool = False, form_url: str = "", obj: Dispute | None = None
+                           ) -> HttpResponse:
+        if obj is not None:
+            context["trail"] = dispute_trail(dispute=obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)

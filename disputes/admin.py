@@ -1,9 +1,8 @@
-"""Disputes in admin: the support staff's queue, the read-only trail of how each
-dispute came to be, and the review workflow.
+"""Disputes in admin: the support staff's queue and the review workflow.
 
 Nobody edits a dispute's fields here, superusers included: the only change is a
-review step (a status move with a note), made by ``dispute_review`` from the
-form under the trail.
+review step (a status move with a note), made by ``dispute_review``. The page is
+registered by bankbot/admin.py, which adds the trail of how the dispute came to be.
 """
 
 from __future__ import annotations
@@ -21,12 +20,11 @@ from django.utils.timesince import timesince
 from accounts.admin import ReadOnlyAdmin
 from accounts.text import reveal_hidden
 from disputes.models import Dispute, DisputeReview
-from disputes.selectors import dispute_queue_ordering, dispute_trail
+from disputes.selectors import dispute_queue_ordering
 from disputes.services import REVIEW_PERMISSION, dispute_review, dispute_review_moves
 from errors import DomainError
 
 
-@admin.register(Dispute)
 class DisputeAdmin(ReadOnlyAdmin):
     list_display = ["reference", "customer", "transaction_reference", "merchant", "amount",
                     "status", "age"]
@@ -35,9 +33,8 @@ class DisputeAdmin(ReadOnlyAdmin):
                      "transaction__reference", "transaction__merchant"]
     # Customer.__str__ names the user: one join instead of a query per row.
     list_select_related = ["customer__user", "transaction"]
-    fields = ["reference", "status", "customer", "transaction", "amount", "reason",
-              "idempotency_key", "created_at"]
-    readonly_fields = fields
+    readonly_fields = fields = ("reference", "status", "customer", "transaction", "amount",
+                                "reason", "idempotency_key", "created_at")
 
     def get_ordering(self, request: HttpRequest) -> list[Any]:
         return dispute_queue_ordering()
@@ -70,10 +67,8 @@ class DisputeAdmin(ReadOnlyAdmin):
     def render_change_form(self, request: HttpRequest, context: dict[str, Any], add: bool = False,
                            change: bool = False, form_url: str = "", obj: Dispute | None = None
                            ) -> HttpResponse:
-        if obj is not None:
-            context["trail"] = dispute_trail(dispute=obj)
-            if self.has_review_permission(request):
-                context["review_moves"] = dispute_review_moves(obj.status)
+        if obj is not None and self.has_review_permission(request):
+            context["review_moves"] = dispute_review_moves(obj.status)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def review_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
@@ -83,8 +78,10 @@ class DisputeAdmin(ReadOnlyAdmin):
         if not self.has_review_permission(request):
             raise PermissionDenied
         dispute = self.get_object(request, unquote(object_id))
-        if dispute is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if dispute is None:  # as the change page answers an id that does not exist
+            self.message_user(request, f"Dispute with ID “{object_id}” doesn’t exist. Perhaps it "
+                              "was deleted?", messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:index", current_app=self.admin_site.name))
         before = dispute.get_status_display()
         try:
             dispute_review(dispute=dispute, to_status=request.POST.get("to_status", ""),

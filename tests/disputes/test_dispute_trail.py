@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Transaction
+from bankbot.dispute_trail import dispute_trail
 from bankbot.models import Conversation
 from disputes.models import Dispute
-from disputes.selectors import dispute_trail
 from tools.models import Confirmation, ToolCallTrace
 from tools.naive import NaiveHarness
 
