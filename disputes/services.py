@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.errors import Conflict, InvalidInput, RuleViolation
+from errors import Conflict, InvalidInput, RuleViolation
 from accounts.models import Customer, Transaction
 from accounts.money import to_amount
 from accounts.selectors import transaction_get
