@@ -124,3 +124,22 @@ def test_it_refuses_a_status_posted_to_the_change_page(request, who, dispute):
     stored = Dispute.objects.get(pk=dispute.pk)
     assert (stored.status, stored.amount, stored.reason) == (S.OPENED, 15000,
                                                              "not_recognised")
+
+
+def test_it_records_the_note_for_the_customer_beside_the_note_for_the_record(
+        staff_client, dispute):
+    staff_client.post(review_url(dispute), {"to_status": S.IN_REVIEW, "note": "Asked the merchant",
+                                            "customer_note": "  We asked the shop; allow a week. "})
+    review = DisputeReview.objects.get()
+    assert (review.note, review.customer_note) == ("Asked the merchant",
+                                                   "We asked the shop; allow a week.")
+    page = staff_client.get(change_url(dispute)).content.decode()
+    assert 'name="customer_note"' in page and "We asked the shop; allow a week." in page
+
+
+def test_it_refuses_an_over_long_note_for_the_customer(staff_client, dispute):
+    response = staff_client.post(review_url(dispute), {"to_status": S.IN_REVIEW, "note": "ok",
+                                                       "customer_note": "x" * 2001})
+    assert Dispute.objects.get(pk=dispute.pk).status == S.OPENED
+    [(level, message)] = told(response)
+    assert level == "error" and "too long" in message
