@@ -12,12 +12,14 @@ from .understanding import Language
 TEXTS: dict[str, dict[Language, str]] = {
     "help": {
         "en": (
-            "I can show your statement for a month, tell you how much you spent, "
-            "block a card, or open a dispute about a charge. What would you like to do?"
+            "I can show your statement for a month, your balance and your cards, tell you how "
+            "much you spent (at a shop, on taxis, last week…), block a card, open a dispute "
+            "about a charge or tell you how your disputes stand. What would you like to do?"
         ),
         "ru": (
-            "Я могу показать выписку за месяц, посчитать траты, заблокировать карту "
-            "или оспорить списание. Что вы хотите сделать?"
+            "Я могу показать выписку за месяц, баланс и ваши карты, посчитать траты (в магазине, "
+            "на такси, за прошлую неделю…), заблокировать карту, оспорить списание или "
+            "рассказать, как идут ваши споры. Что вы хотите сделать?"
         ),
     },
     "hello": {"en": "Hello! ", "ru": "Здравствуйте! "},
@@ -116,6 +118,89 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "I couldn't find transaction {reference}.",
         "ru": "Я не нашёл операцию {reference}.",
     },
+    "balance_one": {
+        "en": "The balance of your account ending {account} is {balance} KZT.",
+        "ru": "Баланс счёта, оканчивающегося на {account}: {balance} KZT.",
+    },
+    "balance_many": {"en": "Your balances: {items}.", "ru": "Баланс ваших счетов: {items}."},
+    "balance_item": {"en": "account ending {account}: {balance} KZT",
+                     "ru": "счёт на {account}: {balance} KZT"},
+    "no_accounts": {"en": "I couldn't find an account of yours.",
+                    "ru": "Я не нашёл ваших счетов."},
+    "cards_list": {"en": "You have {count}: {items}.", "ru": "У вас {count}: {items}."},
+    "card_state": {"en": "{label} is {status}.", "ru": "{label}: {status}."},
+    "card_item": {"en": "{label} — {status}", "ru": "{label} — {status}"},
+    "card_active": {"en": "active", "ru": "активна"},
+    "card_blocked_customer": {"en": "blocked by you", "ru": "заблокирована вами"},
+    "card_blocked_bank": {"en": "blocked by the bank", "ru": "заблокирована банком"},
+    "card_unblock_hint": {
+        "en": " To unblock a card you blocked, press Unblock… next to it.",
+        "ru": " Чтобы разблокировать карту, которую вы заблокировали, нажмите «Разблокировать…» рядом с ней.",
+    },
+    "card_bank_hint": {
+        "en": " A card the bank blocked is unblocked by support: please call us or visit a branch.",
+        "ru": " Карту, заблокированную банком, разблокирует поддержка: позвоните нам или "
+              "приходите в отделение.",
+    },
+    "no_such_card": {"en": "You have no card ending {card}.",
+                     "ru": "У вас нет карты, оканчивающейся на {card}."},
+    "no_cards": {"en": "You have no cards.", "ru": "У вас нет карт."},
+    "disputes_none": {"en": "You have no disputes.", "ru": "У вас нет споров."},
+    "dispute_missing": {"en": "I couldn't find dispute {dispute}.", "ru": "Я не нашёл спор {dispute}."},
+    "disputes_list": {"en": "Your disputes: {items}.", "ru": "Ваши споры: {items}."},
+    "dispute_one": {"en": "Dispute {item}.", "ru": "Спор {item}."},
+    "dispute_item": {
+        "en": "{dispute} about {transaction} ({amount} KZT), opened {opened}: {status}",
+        "ru": "{dispute} по операции {transaction} ({amount} KZT), открыт {opened}: {status}",
+    },
+    "dispute_note": {"en": " The bank's note to you is in the table below.",
+                     "ru": " Комментарий банка для вас — в таблице ниже."},
+    "dispute_opened": {"en": "open", "ru": "открыт"},
+    "dispute_in_review": {"en": "being reviewed", "ru": "на рассмотрении"},
+    "dispute_resolved": {"en": "resolved", "ru": "решён"},
+    "dispute_rejected": {"en": "rejected", "ru": "отклонён"},
+    "spent": {"en": "{period} you spent {total} KZT{what} ({count}).",
+              "ru": "{period} вы потратили {total} KZT{what} ({count})."},
+    "spent_nothing": {"en": "{period} you spent nothing{what}.",
+                      "ru": "{period} трат{what} не было."},
+    "spent_rows": {"en": " The transactions are below.", "ru": " Операции — ниже."},
+    "spent_newest": {"en": " The newest {shown} are below.", "ru": " Последние {shown} — ниже."},
+    "at_merchant": {"en": " at {merchant}", "ru": " в {merchant}"},
+    "category_taxi": {"en": " on taxis", "ru": " на такси"},
+    "category_groceries": {"en": " on groceries", "ru": " на продукты"},
+    "category_coffee": {"en": " on coffee", "ru": " на кофе"},
+    "category_restaurants": {"en": " on restaurants and food delivery",
+                             "ru": " на рестораны и доставку еды"},
+    "category_travel": {"en": " on travel", "ru": " на путешествия"},
+    "category_electronics": {"en": " on electronics", "ru": " на электронику"},
+    "category_entertainment": {"en": " on entertainment", "ru": " на развлечения"},
+    "category_shopping": {"en": " on online shopping", "ru": " на онлайн-покупки"},
+    "period_month": {"en": "In {month}", "ru": "В {month}"},
+    "period_today": {"en": "Today ({days})", "ru": "Сегодня ({days})"},
+    "period_yesterday": {"en": "Yesterday ({days})", "ru": "Вчера ({days})"},
+    "period_day_before_yesterday": {"en": "The day before yesterday ({days})",
+                                    "ru": "Позавчера ({days})"},
+    "period_this_week": {"en": "This week ({days})", "ru": "На этой неделе ({days})"},
+    "period_last_week": {"en": "Last week ({days})", "ru": "На прошлой неделе ({days})"},
+    "period_last_days": {"en": "In the last {count} days ({days})",
+                         "ru": "За последние {count} дн. ({days})"},
+    "period_days": {"en": "From {days}", "ru": "С {days}"},
+    "twice_found": {
+        "en": "I found {count} of {amount} KZT{at}: {rows}. If one of them is a mistake, "
+              "press Dispute… next to it below.",
+        "ru": "Я нашёл {count} по {amount} KZT{at}: {rows}. Если одно из них ошибочное, "
+              "нажмите «Оспорить…» рядом с ним ниже.",
+    },
+    "twice_row": {"en": "{reference} on {posted_at}", "ru": "{reference} от {posted_at}"},
+    "twice_none": {
+        "en": "I couldn't find two charges of the same amount{at}; the charges I found are "
+              "below. If one of them is wrong, press Dispute… next to it.",
+        "ru": "Я не нашёл двух списаний на одну сумму{at}; найденные операции — ниже. Если "
+              "какая-то из них ошибочная, нажмите «Оспорить…» рядом с ней.",
+    },
+    "twice_nothing": {"en": "I couldn't find any charges{at}.",
+                      "ru": "Я не нашёл списаний{at}."},
+    "and": {"en": " and ", "ru": " и "},
     "unavailable": {
         "en": "Sorry, I can't do that in this chat.",
         "ru": "Извините, в этом чате я не могу это сделать.",
@@ -140,13 +225,39 @@ def month_label(month: str, language: Language, *, case: str = "nominative") -> 
 
 
 def count_transactions(count: int, language: Language) -> str:
+    return count_of(count, language, ("transaction", "transactions"),
+                    ("операция", "операции", "операций"))
+
+
+def count_of(count: int, language: Language, english: tuple[str, str],
+             russian: tuple[str, str, str]) -> str:
+    """'2 cards' / '2 карты': a number with its noun in the right plural."""
     if language == "en":
-        return f"{count} transaction" + ("" if count == 1 else "s")
+        return f"{count} {english[0] if count == 1 else english[1]}"
     # Russian plural: 1 операция, 2–4 операции, 5–20 операций, 21 операция…
     if count % 10 == 1 and count % 100 != 11:
-        word = "операция"
+        word = russian[0]
     elif 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14:
-        word = "операции"
+        word = russian[1]
     else:
-        word = "операций"
+        word = russian[2]
     return f"{count} {word}"
+
+
+def days_label(first: str, last: str, language: Language) -> str:
+    """'2026-11-16', '2026-11-22' -> '16–22 November 2026' / '16–22 ноября 2026'."""
+    try:
+        start, end = (tuple(int(part) for part in day.split("-")) for day in (first, last))
+        (y1, m1, d1), (y2, m2, d2) = start, end
+        names = ENGLISH_MONTHS if language == "en" else RUSSIAN_MONTHS
+        month = (lambda number: names[number][0].capitalize()) if language == "en" else (
+            lambda number: names[number][1])
+    except (KeyError, ValueError):
+        return f"{first} – {last}"
+    if start == end:
+        return f"{d1} {month(m1)} {y1}"
+    if (y1, m1) == (y2, m2):
+        return f"{d1}–{d2} {month(m2)} {y2}"
+    if y1 == y2:
+        return f"{d1} {month(m1)} – {d2} {month(m2)} {y2}"
+    return f"{d1} {month(m1)} {y1} – {d2} {month(m2)} {y2}"

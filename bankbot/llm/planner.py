@@ -19,6 +19,7 @@ from .conversation import WRITE_TOOLS, Conversation, Exchange, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
 from .phrases import count_transactions, month_label, say
+from .questions import answers
 from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand
 
 # A turn that needs more tool rounds than this is going in circles; answer instead.
@@ -69,6 +70,12 @@ def _next_step(conversation: Conversation, request: CustomerRequest) -> Step:
     handlers = {
         "statement": _statement_step,
         "total": _statement_step,
+        "spending": _spending_step,
+        "balance": lambda conversation, request: _read_step(conversation, request, "get_balance"),
+        "cards": lambda conversation, request: _read_step(conversation, request, "list_cards"),
+        "disputes": lambda conversation, request: _read_step(
+            conversation, request, "get_disputes", dispute=request.dispute),
+        "duplicates": _duplicates_step,
         "block": _block_step,
         "unblock": _unblock_step,
         "dispute": _dispute_step,
@@ -94,6 +101,33 @@ def _statement_step(conversation: Conversation, request: CustomerRequest) -> Ste
         account_id=request.account,
     )
     return Step(calls=[call]) if call else _unavailable(request)
+
+
+def _read_step(conversation: Conversation, request: CustomerRequest, tool: str,
+               **arguments: Any) -> Step:
+    """One read, answered from its result (questions.py)."""
+    if any(exchange.name == tool for exchange in conversation.exchanges):
+        return Step()
+    call = _call(conversation, tool, **arguments)
+    return Step(calls=[call]) if call else _unavailable(request)
+
+
+def _spending_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    period = request.period
+    if period is not None:
+        return _read_step(conversation, request, "get_spending", merchant=request.merchant,
+                          category=request.category, date_from=period.first.isoformat(),
+                          date_to=period.last.isoformat())
+    return _read_step(conversation, request, "get_spending", merchant=request.merchant,
+                      category=request.category,
+                      month=request.month or shift_month(conversation.today, 0))
+
+
+def _duplicates_step(conversation: Conversation, request: CustomerRequest) -> Step:
+    """"Why was I charged twice at X?": the merchant's charges, to show the pair;
+    no dispute is proposed (the customer asked why, and the rows carry Dispute…)."""
+    return _read_step(conversation, request, "find_transactions", merchant=request.merchant,
+                      amount=None, month=request.month)
 
 
 def _block_step(conversation: Conversation, request: CustomerRequest) -> Step:
@@ -356,7 +390,7 @@ def _image_link(conversation: Conversation, url: str) -> str:
 def _final_text(
     conversation: Conversation, request: CustomerRequest, step_text: str, planted: Planted
 ) -> str:
-    parts = _statement_summaries(conversation, request)
+    parts = _statement_summaries(conversation, request) + answers(conversation, request)
     if step_text:
         parts.append(step_text)
     parts += _outcomes(conversation, request)

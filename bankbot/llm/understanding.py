@@ -14,8 +14,11 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from .months import MONTH_BY_NAME, MonthMention, find_month
+from .periods import Period, find_period
+from .typos import corrected
 
-Intent = Literal["statement", "total", "block", "unblock", "dispute", "help"]
+Intent = Literal["statement", "total", "spending", "balance", "cards", "disputes", "duplicates",
+                 "block", "unblock", "dispute", "help"]
 Language = Literal["en", "ru"]
 
 DEFAULT_REASON = "Customer does not recognise this charge"
@@ -155,6 +158,62 @@ STATEMENT_RE = re.compile(
     r"|\bвыписк\w*|\bопераци\w*|\bтранзакци\w*|\bистори\w*|\bплатеж\w*|\bплатёж\w*",
     re.I,
 )
+# "What is my balance?", «сколько у меня денег?»: money held, not money spent.
+BALANCE_RE = re.compile(
+    r"\bbalances?\b|\bhow\s+much\s+(?:money\s+)?(?:do\s+i\s+have|is\s+(?:there\s+)?(?:on|in)\s+my)"
+    r"|\bavailable\s+(?:funds|money|balance)|\bmoney\s+(?:do\s+i\s+have|left|on\s+my)"
+    r"|\bбаланс\w*|\bостат(?:ок|ке|ка)\b|\bсколько\s+(?:у\s+меня\s+)?(?:денег|средств)"
+    r"|\bсколько\s+(?:у\s+меня\s+)?на\s+(?:сч[её]т|карт)\w*",
+    re.I,
+)
+# A dispute the customer already has: "D-881", "the status of my dispute", «мои споры».
+DISPUTE_REF_RE = re.compile(r"(?<!\w)[DdДд]-?(?P<number>\d{1,12})\b")
+DISPUTE_NOUN_RE = re.compile(
+    r"\bdisputes?\b|\bclaims?\b|\bchargebacks?\b|\bдиспут\w*|\bспор(?:ы|а|у|ов|ом|ам|е)?\b"
+    r"|\bпретензи\w*",
+    re.I,
+)
+# Many disputes, or a Russian noun (the Russian verb, «оспорить», is another word).
+DISPUTES_RE = re.compile(
+    r"\bdisputes\b|\bclaims\b|\bchargebacks\b|\bдиспут\w*|\bспор(?:ы|а|у|ов|ом|ам|е)?\b"
+    r"|\bпретензи\w*",
+    re.I,
+)
+STATUS_RE = re.compile(
+    r"\bstatus\b|\bprogress\b|\bupdates?\b|\bnews\b|\bhappen\w*|\bgoing\b|\boutcome\b"
+    r"|\bresult\w*|\bdecision\b|\bdecided\b|\breviewed\b|\bresolved\b|\bстатус\w*|\bкак\s+там\b"
+    r"|\bчто\s+с\b|\bрезультат\w*|\bрешени\w*|\bрассмотр\w*|\bновост\w*|\bответ\w*",
+    re.I,
+)
+LIST_RE = re.compile(
+    r"\bmy\b|\blist\b|\bshow\b|\bany\b|\ball\b|\bopen\b|\bмои\w*|\bпокажи\w*|\bкакие\b"
+    r"|\bесть\s+ли\b|\bвсе\b|\bоткрыт\w*",
+    re.I,
+)
+# "Why was I charged twice at X?" asks to see the charges; a dispute needs the verb.
+TWICE_RE = re.compile(
+    r"\bcharged\s+(?:me\s+)?twice\b|\bdouble[\s-]+charg\w*|\btwo\s+(?:identical\s+)?charges\b"
+    r"|\btwice\b|\bдважды\b|\bдва\s+раза\b|\bдвойн\w+\s+списани\w*",
+    re.I,
+)
+DISPUTE_VERB_RE = re.compile(r"\b(?:dispute|chargeback|contest)\w*|\bоспор\w*|\bоспар\w*", re.I)
+# "Taxis", «такси»: the spending categories the bank keeps (accounts/categories.py).
+CATEGORY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\btaxi\w*|\bcabs?\b|\bтакси\b", re.I), "taxi"),
+    (re.compile(r"\bgrocer\w*|\bsupermarket\w*|\bпродукт\w*|\bсупермаркет\w*", re.I), "groceries"),
+    (re.compile(r"\bcoffee\b|\bкофе\b|\bкофейн\w*", re.I), "coffee"),
+    (re.compile(r"\brestaurants?\b|\bfood\s+delivery\b|\beating\s+out\b|\bресторан\w*|\bкафе\b"
+                r"|\bдоставк\w*\s+еды\b", re.I), "restaurants"),
+    (re.compile(r"\btravel\w*|\bflights?\b|\bair\s*(?:line\s+)?tickets?\b|\bпутешестви\w*"
+                r"|\bперел[её]т\w*|\bавиабилет\w*", re.I), "travel"),
+    (re.compile(r"\belectronics\b|\bgadgets?\b|\bэлектроник\w*|\bтехник\w*", re.I), "electronics"),
+    (re.compile(r"\bentertainment\b|\bcinema\b|\bmovies?\b|\bкино\w*|\bразвлечени\w*", re.I),
+     "entertainment"),
+    (re.compile(r"\bonline\s+shopping\b|\bshopping\b|\bонлайн[\s-]*покуп\w*"
+                r"|\bинтернет[\s-]*магазин\w*", re.I), "shopping"),
+)
+# "my cards", "is card 4242 blocked?", «какие у меня карты»: a question about cards.
+CARDS_RE = re.compile(r"\bcards?\b|\bкарт(?:а|ы|у|ой|е|ам|ах|очк\w*)?\b", re.I)
 GREETING_RE = re.compile(
     r"^\s*(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|привет\w*|здравствуй\w*"
     r"|добр\w+\s+(?:день|утро|вечер))\b",
@@ -253,10 +312,15 @@ class CustomerRequest:
     reason: str = DEFAULT_REASON
     account: str | None = None  # only for the naive harness's account_id
     greeting: bool = False
+    period: Period | None = None  # a run of days: "yesterday", "last week"
+    category: str | None = None  # a spending category: "taxi"
+    dispute: str | None = None  # an existing dispute's reference: "D-881"
 
 
 def understand(text: str, today: date) -> CustomerRequest:
-    """Read one customer message into a CustomerRequest."""
+    """Read one customer message into a CustomerRequest. Misspelt words are read
+    as meant (typos.py); names (merchants) are read from the words as typed."""
+    typed, text = text, corrected(text)
     language = language_of(text)
     mention = find_month(text, today)
     month = mention.month if mention else None
@@ -269,13 +333,80 @@ def understand(text: str, today: date) -> CustomerRequest:
         return replace(base, intent="unblock", card=find_card(_without_dates(text, mention)))
     if BLOCK_RE.search(text) or (LOSS_RE.search(text) and CARD_WORD_RE.search(text)):
         return replace(base, intent="block", card=find_card(_without_dates(text, mention)))
+    if _about_disputes(text):
+        found = DISPUTE_REF_RE.search(text)
+        return replace(base, intent="disputes", dispute=f"D-{found['number']}" if found else None)
+    if TWICE_RE.search(text) and not DISPUTE_VERB_RE.search(text):
+        return replace(base, intent="duplicates", merchant=find_merchant(typed))
     if DISPUTE_RE.search(text) or find_reference(text):
-        return _dispute(text, mention, base)
-    if TOTAL_RE.search(text):
+        return replace(_dispute(text, mention, base), merchant=find_merchant(typed))
+    if BALANCE_RE.search(text):
+        return replace(base, intent="balance")
+    return _reads(text, typed, mention, base, find_period(text, today))
+
+
+def _about_disputes(text: str) -> bool:
+    """A question about disputes the customer has, not a request for a new one."""
+    if DISPUTE_REF_RE.search(text):
+        return True
+    if find_reference(text):
+        return False
+    return bool(DISPUTE_NOUN_RE.search(text) and STATUS_RE.search(text)
+                or DISPUTES_RE.search(text) and LIST_RE.search(text))
+
+
+def _reads(text: str, typed: str, mention: MonthMention | None, base: CustomerRequest,
+           period: Period | None) -> CustomerRequest:
+    """Statements, totals, spending and cards."""
+    category = find_category(text)
+    spent = bool(TOTAL_RE.search(text))
+    merchant = find_spending_merchant(typed) if spent else None
+    listed = spent or bool(STATEMENT_RE.search(text) or BOUGHT_RE.search(text))
+    if period and mention is None and (listed or category or len(text.split()) <= 3) or (
+            listed and (category or merchant)):
+        return replace(base, intent="spending", period=None if mention else period,
+                       category=None if merchant else category, merchant=merchant)
+    if category and (mention or period):
+        return replace(base, intent="spending", period=None if mention else period,
+                       category=category)
+    if spent:
         return replace(base, intent="total")
-    if mention or STATEMENT_RE.search(text) or account:
+    if mention or STATEMENT_RE.search(text) or base.account:
         return replace(base, intent="statement")
+    if CARDS_RE.search(text):
+        return replace(base, intent="cards", card=find_card(text))
     return replace(base, greeting=bool(GREETING_RE.search(text)))
+
+
+def find_category(text: str) -> str | None:
+    for pattern, category in CATEGORY_PATTERNS:
+        if pattern.search(text):
+            return category
+    return None
+
+
+# "What did I buy yesterday?": a run of days with these words asks for its rows.
+BOUGHT_RE = re.compile(r"\b(?:buy|bought|paid|pay|charged|purchased?)\b|\bкупил\w*|\bоплатил\w*"
+                       r"|\bсписан\w*|\bсписал\w*|\bбыло\b", re.I)
+# "on Yandex Go", "for Coffee Boom": where a spending question names a merchant.
+SPENT_ON_RE = re.compile(r"\b(?:on|for)\s+(?P<m>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)?)")
+
+
+def find_spending_merchant(text: str) -> str | None:
+    """A merchant named in a spending question, unless the name is a category's
+    ("on Taxis"); a name with more in it ("Coffee Boom") is a merchant's."""
+    for name in (find_merchant(text), _spent_on(text)):
+        if name and not (find_category(name) and len(name.split()) == 1):
+            return name
+    return None
+
+
+def _spent_on(text: str) -> str | None:
+    for match in SPENT_ON_RE.finditer(text):
+        name = match["m"].strip(" .,'")
+        if _looks_like_merchant(name):
+            return name
+    return None
 
 
 def _dispute(text: str, mention: MonthMention | None, base: CustomerRequest) -> CustomerRequest:

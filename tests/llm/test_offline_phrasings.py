@@ -107,6 +107,8 @@ PHRASINGS: list[tuple[str, tuple[str, dict]]] = [
     # A Cyrillic "Т" in the reference is read as the Latin one.
     ("оспорь Т-10452", find()),
     ("оспорь T-10452, это не я", find()),
+    # Asking about a blocked card is not asking to block one: the cards, with their status.
+    ("почему моя карта заблокирована?", ("list_cards", {})),
 ]
 
 SMALL_TALK = [
@@ -116,8 +118,6 @@ SMALL_TALK = [
     "thanks!",
     "привет",
     "что ты умеешь?",
-    # Asking about a blocked card is not asking to block one.
-    "почему моя карта заблокирована?",
 ]
 
 
