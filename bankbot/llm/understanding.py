@@ -337,7 +337,8 @@ def understand(text: str, today: date) -> CustomerRequest:
         found = DISPUTE_REF_RE.search(text)
         return replace(base, intent="disputes", dispute=f"D-{found['number']}" if found else None)
     if TWICE_RE.search(text) and not DISPUTE_VERB_RE.search(text):
-        return replace(base, intent="duplicates", merchant=find_merchant(typed))
+        return replace(base, intent="duplicates",
+                       merchant=find_merchant(typed) or _capitalised_name(typed))
     if DISPUTE_RE.search(text) or find_reference(text):
         return replace(_dispute(text, mention, base), merchant=find_merchant(typed))
     if BALANCE_RE.search(text):
@@ -395,8 +396,20 @@ SPENT_ON_RE = re.compile(r"\b(?:on|for)\s+(?P<m>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-
 def find_spending_merchant(text: str) -> str | None:
     """A merchant named in a spending question, unless the name is a category's
     ("on Taxis"); a name with more in it ("Coffee Boom") is a merchant's."""
-    for name in (find_merchant(text), _spent_on(text)):
+    for name in (find_merchant(text), _spent_on(text), _capitalised_name(text)):
         if name and not (find_category(name) and len(name.split()) == 1):
+            return name
+    return None
+
+
+# "why did Yandex Go charge me twice?": capitalised words after a sentence's first.
+CAPITALISED_RE = re.compile(r"(?<=[\w,]\s)(?P<m>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
+
+
+def _capitalised_name(text: str) -> str | None:
+    for match in CAPITALISED_RE.finditer(text):
+        name = match["m"].strip(" .,'")
+        if name != "I" and _looks_like_merchant(name) and not REFERENCE_RE.search(name):
             return name
     return None
 

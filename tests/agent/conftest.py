@@ -5,6 +5,9 @@ import pytest
 from bankbot.agent import run_turn
 from bankbot.chat import message_customer_add
 
+# The customer of the question tests, on fixed dates.
+from tests.agent.questions_world import dana, dana_conversation, model_today  # noqa: F401
+
 
 @pytest.fixture
 def say():
