@@ -84,8 +84,8 @@ def test_the_tool_schemas_sent_are_the_registrys(alice_conversation, say):
     model = ScriptedModel(text("Hi."))
     say(alice_conversation, "hello", client=model.client())
     names = [t["function"]["name"] for t in model.requests[0]["tools"]]
-    assert names == ["get_statement", "list_cards", "find_transactions", "block_card",
-                     "unblock_card", "raise_dispute"]
+    assert names == ["get_statement", "list_cards", "find_transactions", "get_balance",
+                     "get_spending", "get_disputes", "block_card", "unblock_card", "raise_dispute"]
     assert "Today is" in model.requests[0]["messages"][0]["content"]
 
 
