@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -12,7 +12,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from errors import Conflict, InvalidInput, RuleViolation
 from accounts.models import Customer, Transaction
 from accounts.money import to_amount
 from accounts.selectors import transaction_get
@@ -20,6 +19,7 @@ from accounts.services import MAX_NOTE_LENGTH, note_clean, staff_check
 from accounts.transactions import service_transaction
 from disputes.models import Dispute, DisputeReview
 from disputes.signals import dispute_moved
+from errors import Conflict, InvalidInput, RuleViolation
 
 # The first dispute is D-881, the public reference DESIGN.md uses as its example.
 REFERENCE_OFFSET = 880
@@ -41,6 +41,13 @@ def dispute_as_dict(dispute: Dispute) -> dict[str, str]:
         "amount_kzt": f"{dispute.amount:.2f}",
         "transaction": dispute.transaction.reference,
     }
+
+
+def dispute_window_open(posted_on: date) -> bool:
+    """Whether a transaction posted on that (local) day may still be disputed all day
+    today: on the window's last day a dispute is refused from the hour it was posted,
+    so that day counts as closed."""
+    return posted_on > timezone.localdate() - timedelta(days=settings.BANKBOT_DISPUTE_WINDOW_DAYS)
 
 
 def dispute_check(*, transaction: Transaction, amount: Decimal) -> None:

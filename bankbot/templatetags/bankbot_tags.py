@@ -79,6 +79,19 @@ def new_client_id() -> str:
     return uuid.uuid4().hex
 
 
+@dataclass(frozen=True)
+class Picker:
+    """Another value for one of a pending card's arguments, chosen like a click on its
+    row's button: a new proposal for the same object with that value."""
+
+    operation: str
+    target: str
+    field: str
+    label: str
+    choices: list[tuple[str, str]]
+    current: str
+
+
 @dataclass
 class ProposalCard:
     proposal: Proposal
@@ -92,6 +105,7 @@ class ProposalCard:
     error: str = ""
     outcome: str = ""  # the result in a sentence, in the page's language
     outcome_rows: list[tuple[str, str]] = field(default_factory=list)
+    picker: Picker | None = None  # a pending card's other choices (a dispute's reason)
 
     @property
     def dom_id(self) -> str:
@@ -152,7 +166,21 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         outcome=outcome.sentence if outcome else "",
         outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows]
         if outcome else [],
+        picker=_picker(spec, proposal) if state == "pending" and spec is not None else None,
     )
+
+
+def _picker(spec: Any, proposal: Proposal) -> Picker | None:
+    """The first extra field its button may send (a dispute's reason), as a choice."""
+    if spec.ui is None or spec.target is None or not spec.ui.extras:
+        return None
+    name, codes = next(iter(spec.ui.extras.items()))
+    arg = spec.arg_labels.get(name, ArgLabel(name))
+    return Picker(operation=spec.name, target=str(proposal.args.get(spec.target.key, "")),
+                  field=name, label=str(arg.label),
+                  choices=sorted(((code, _shown(arg.kind, code)) for code in codes),
+                                 key=lambda choice: choice[1]),
+                  current=str(proposal.args.get(name, "")))
 
 
 def _action(proposal: Proposal) -> str:
@@ -176,6 +204,7 @@ class RowAction:
     label: str
     aria_label: str
     style: str
+    withheld: str = ""  # why there is no button on this row (shown instead)
 
 
 @register.simple_tag
@@ -185,9 +214,10 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     blocked, Dispute… on a transaction). The click is only a request: the
     harness checks it like any other."""
     actions = []
-    for spec in ui_actions_for(kind, row):
+    for spec in ui_actions_for(kind, row, withheld=True):
         assert spec.ui is not None and spec.target is not None
         target = str(row.get(spec.target.key, ""))
         actions.append(RowAction(spec.name, target, str(spec.ui.label),
-                                 str(spec.ui.aria_label) % {"target": target}, spec.ui.style))
+                                 str(spec.ui.aria_label) % {"target": target}, spec.ui.style,
+                                 withheld=spec.ui.withheld(row)))
     return actions

@@ -55,8 +55,9 @@ def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...]) -
     return {"candidates": {spec.target.plural: rows}} if rows else {}
 
 
-def ui_actions_for(kind: str, row: dict[str, Any]) -> list[ToolSpec]:
-    """The write tools whose button belongs on this row (a card, a transaction)."""
+def ui_actions_for(kind: str, row: dict[str, Any], *, withheld: bool = False) -> list[ToolSpec]:
+    """The write tools whose button belongs on this row (a card, a transaction);
+    ``withheld``: also those whose rules refuse this row already (it says why)."""
     return [spec for spec in CATALOG.writes()
             if spec.ui is not None and spec.target is not None and spec.target.kind == kind
-            and spec.ui.offered(row)]
+            and (spec.ui.offered(row) or (withheld and spec.ui.withheld(row)))]

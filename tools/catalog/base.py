@@ -67,6 +67,9 @@ class UiAction:
     text: Callable[[Mapping[str, str]], str]
     history: Callable[[Mapping[str, str]], str]
     offered: Callable[[Mapping[str, Any]], bool] = lambda row: True  # on which rows
+    # On a row where the button would belong but the rules refuse it already
+    # (a transaction past the dispute window): why, shown instead ("" otherwise).
+    withheld: Callable[[Mapping[str, Any]], str] = lambda row: ""
     extras: Mapping[str, frozenset[str]] = field(default_factory=dict)  # other fields a click sends
 
 
@@ -100,6 +103,9 @@ class ToolSpec:
     ui: UiAction | None = None
     action: Any = None  # the confirm card's action, a lazy format over the arguments
     outcome: Callable[[Mapping[str, Any]], Outcome] | None = None
+    # The call a click on a row's button means, exactly its grant: the chat proposes
+    # it at once, without asking the model (may raise DomainError: not theirs).
+    selected: Callable[[ActionContext, Grant], dict[str, Any]] | None = None
     arg_labels: Mapping[str, ArgLabel] = field(default_factory=dict)
 
     @property

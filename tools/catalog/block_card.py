@@ -95,5 +95,6 @@ SPEC = ToolSpec(
     ),
     action=gettext_lazy("Block card •••• %(card)s"),
     outcome=outcome,
+    selected=lambda ctx, grant: {"card": grant.target},
     arg_labels={"card": ArgLabel(gettext_lazy("Card"), "card")},
 )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -15,7 +17,7 @@ from accounts.money import to_amount
 from accounts.selectors import transaction_get
 from disputes.models import Dispute
 from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
-from disputes.services import dispute_check, dispute_open
+from disputes.services import dispute_check, dispute_open, dispute_window_open
 from tools.binding import Grant, bind_transaction
 from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.reads import AMOUNT_PATTERN
@@ -82,6 +84,26 @@ def run(ctx: ActionContext, args: RaiseDisputeArgs, *, idempotency_key: uuid.UUI
     return dispute_open(customer=ctx.customer, transaction_reference=args.transaction,
                         amount=args.amount, reason=args.reason,
                         idempotency_key=idempotency_key).as_dict()
+
+
+def selected(ctx: ActionContext, grant: Grant) -> dict[str, Any]:
+    """A click on a row disputes that row, in full, for the reason picked."""
+    txn = transaction_get(customer=ctx.customer, reference=grant.target)
+    return {"transaction": txn.reference, "amount": f"{txn.amount:.2f}",
+            "reason": grant.reason or DEFAULT_REASON}
+
+
+def withheld(row: Mapping[str, Any]) -> str:
+    """A row past the dispute window says so instead of offering Dispute…."""
+    posted = str(row.get("posted_at", ""))[:10]
+    try:
+        open_ = dispute_window_open(date.fromisoformat(posted))
+    except ValueError:
+        return ""
+    return "" if open_ else str(WINDOW_CLOSED) % {"days": settings.BANKBOT_DISPUTE_WINDOW_DAYS}
+
+
+WINDOW_CLOSED = gettext_lazy("Older than %(days)s days: it can no longer be disputed.")
 
 
 def click_text(action: Mapping[str, str]) -> str:
@@ -153,9 +175,12 @@ SPEC = ToolSpec(
         text=click_text,
         history=lambda a: f"I want to dispute transaction {a['transaction']}.",
         extras={"reason": frozenset(DISPUTE_REASONS)},
+        offered=lambda row: not withheld(row),
+        withheld=withheld,
     ),
     action=gettext_lazy("Dispute %(amount)s of transaction %(transaction)s"),
     outcome=outcome,
+    selected=selected,
     arg_labels={"transaction": ArgLabel(gettext_lazy("Transaction")),
                 "amount": ArgLabel(gettext_lazy("Amount"), "money"),
                 "reason": ArgLabel(gettext_lazy("Reason"), "reason")},

@@ -100,5 +100,6 @@ SPEC = ToolSpec(
     ),
     action=gettext_lazy("Unblock card •••• %(card)s"),
     outcome=outcome,
+    selected=lambda ctx, grant: {"card": grant.target},
     arg_labels={"card": ArgLabel(gettext_lazy("Card"), "card")},
 )
