@@ -11,15 +11,31 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, cast
 
 import openai
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionFunctionToolParam,
+    ChatCompletionMessageParam,
+    ChatCompletionMessageToolCallParam,
+    ChatCompletionSystemMessageParam,
+    ChatCompletionToolMessageParam,
+)
 
-from bankbot.chat import message_add
+from bankbot.chat import (
+    FailurePayload,
+    ToolCallsPayload,
+    ToolResultPayload,
+    message_add,
+    tool_calls_of,
+    tool_result_of,
+)
 from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
@@ -27,9 +43,9 @@ from bankbot.output_checks import Known, StreamGate, check_answer
 from bankbot.turns import StopSignal
 from tools.catalog import CATALOG
 from tools.context import ActionContext, action_context_for
-from tools.harness import GuardedHarness
+from tools.harness import GuardedHarness, Harness
 from tools.mandate import Mandate, mandate_for
-from tools.models import Proposal
+from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposals_spending
 from tools.provenance import EXTERNAL_NOTE, Source, plain
 from tools.trace import trace_record
@@ -50,7 +66,14 @@ Answer briefly, in the customer's language."""
 
 @dataclass(frozen=True)
 class TurnEvent:
-    kind: str  # "token" | "tool" | "proposal" | "final" | "error"
+    class Kind(StrEnum):
+        TOKEN = "token"  # noqa: S105 (checked answer text, as it streams; not a secret)
+        TOOL = "tool"  # a tool's answer, without provenance labels
+        PROPOSAL = "proposal"  # a write's confirm card
+        FINAL = "final"  # the stored answer
+        ERROR = "error"  # the stored failure, retryable
+
+    kind: Kind
     text: str = ""
     proposal: Proposal | None = None
     message: Message | None = None
@@ -74,7 +97,7 @@ def run_turn(
     customer_message: Message,
     on_event: Callable[[TurnEvent], None] = _ignore,
     client: openai.OpenAI | None = None,
-    harness_factory: Callable[[ActionContext, list[Source]], Any] | None = None,
+    harness_factory: Callable[[ActionContext, list[Source]], Harness] | None = None,
     check_output: bool = True,
     stop: StopSignal | None = None,
 ) -> Message:
@@ -116,7 +139,7 @@ def run_turn(
                     raise TurnFailed("empty_reply", "The assistant returned an empty answer. "
                                      "Your message is saved; press Retry.")
                 if gate and (rest := gate.finish()):
-                    on_event(TurnEvent("token", text=rest))
+                    on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=rest))
                 return _finish(conversation, reply.content or "", ctx, on_event, check_output)
             messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
             for call in tool_calls:
@@ -173,28 +196,29 @@ def _release_connection() -> None:
         connection.close()
 
 
-def _system_message() -> dict[str, str]:
+def _system_message() -> ChatCompletionSystemMessageParam:
     return {"role": "system", "content": SYSTEM_PROMPT.format(
         today=timezone.localdate().isoformat(), external_note=EXTERNAL_NOTE)}
 
 
-def history_for_model(conversation: Conversation) -> list[dict[str, Any]]:
+def history_for_model(conversation: Conversation) -> list[ChatCompletionMessageParam]:
     """The stored conversation in Chat Completions form, latest messages only."""
     rows = list(conversation.messages.order_by("-id")[:HISTORY_MESSAGES])[::-1]
     while rows and rows[0].role == Message.Role.TOOL:  # never start with an orphaned result
         rows.pop(0)
-    history: list[dict[str, Any]] = []
+    history: list[ChatCompletionMessageParam] = []
     for row in rows:
         if row.role == Message.Role.CUSTOMER:
             history.append({"role": "user", "content": row.text or _describe(row.ui_action)})
         elif row.role == Message.Role.ASSISTANT:
-            entry: dict[str, Any] = {"role": "assistant", "content": row.text or None}
-            if row.payload and row.payload.get("tool_calls"):
-                entry["tool_calls"] = row.payload["tool_calls"]
+            entry: ChatCompletionAssistantMessageParam = {"role": "assistant",
+                                                          "content": row.text or None}
+            if calls := tool_calls_of(row):
+                entry["tool_calls"] = cast("list[ChatCompletionMessageToolCallParam]", calls)
             history.append(entry)
-        elif row.role == Message.Role.TOOL and row.payload:
-            history.append({"role": "tool", "tool_call_id": row.payload["tool_call_id"],
-                            "content": row.payload["content"]})
+        elif row.role == Message.Role.TOOL and (result := tool_result_of(row.payload)):
+            history.append({"role": "tool", "tool_call_id": result["tool_call_id"],
+                            "content": result["content"]})
         elif row.role == Message.Role.SYSTEM:
             history.append({"role": "system", "content": row.text})
     return history
@@ -212,12 +236,13 @@ def _sources_seen(conversation: Conversation) -> list[Source]:
     sources: list[Source] = []
     for payload in conversation.messages.filter(role=Message.Role.TOOL).values_list(
             "payload", flat=True):
-        for item in (payload or {}).get("sources", []):
+        result = tool_result_of(payload)
+        for item in result["sources"] if result else []:
             sources.append(Source(**item))
     return sources
 
 
-def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
+def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMessageParam],
               tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None],
               gate: StreamGate | None = None) -> Any:
     """One streamed model call; text goes out as it comes, through ``gate`` (checked
@@ -225,15 +250,17 @@ def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
     chunks (given no input tools, it parses no arguments: validating them is the
     harness's job)."""
     state = ChatCompletionStreamState()
-    stream = client.chat.completions.create(model=model, messages=messages, tools=tools,
-                                            stream=True)
+    # The catalog's schemas are openai's own pydantic_function_tool output.
+    stream = client.chat.completions.create(
+        model=model, messages=messages, stream=True,
+        tools=cast("list[ChatCompletionFunctionToolParam]", tools))
     for chunk in stream:
         state.handle_chunk(chunk)
         for choice in chunk.choices:
             if choice.delta.content:
                 shown = gate.feed(choice.delta.content) if gate else choice.delta.content
                 if shown:
-                    on_event(TurnEvent("token", text=shown))
+                    on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=shown))
     completion = state.get_final_completion()
     if not completion.choices:
         raise TurnFailed("empty_reply", "The assistant returned no answer. Your message is "
@@ -241,29 +268,32 @@ def _complete(client: openai.OpenAI, model: str, messages: list[dict[str, Any]],
     return completion.choices[0].message
 
 
-def _store_tool_calls(conversation: Conversation, content: str, tool_calls: list[Any]) -> dict:
-    calls = [{"id": c.id, "type": "function",
-              "function": {"name": c.function.name, "arguments": c.function.arguments}}
-             for c in tool_calls]
+def _store_tool_calls(conversation: Conversation, content: str, tool_calls: list[Any]
+                      ) -> ChatCompletionAssistantMessageParam:
+    calls: list[ChatCompletionMessageToolCallParam] = [
+        {"id": c.id, "type": "function",
+         "function": {"name": c.function.name, "arguments": c.function.arguments}}
+        for c in tool_calls]
     message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=content,
-                payload={"tool_calls": calls})
+                payload=ToolCallsPayload(tool_calls=[dict(call) for call in calls]))
     return {"role": "assistant", "content": content or None, "tool_calls": calls}
 
 
-def _run_tool(conversation: Conversation, harness: Any, call: Any,
-              on_event: Callable[[TurnEvent], None]) -> dict[str, Any]:
+def _run_tool(conversation: Conversation, harness: Harness, call: Any,
+              on_event: Callable[[TurnEvent], None]) -> ChatCompletionToolMessageParam:
     before = len(harness.sources)
     outcome = harness.call(call.function.name, call.function.arguments)
     content = outcome.for_model()
     new_sources = [s.as_dict() for s in harness.sources[before:]]
     message_add(conversation=conversation, role=Message.Role.TOOL, text="",
-                payload={"tool_call_id": call.id, "name": outcome.tool, "status": outcome.status,
-                         "content": content, "sources": new_sources})
+                payload=ToolResultPayload(tool_call_id=call.id, name=outcome.tool,
+                                          status=outcome.status, content=content,
+                                          sources=new_sources))
     # The answer the model reads, without its provenance labels: the chat shows it
     # live exactly as it shows the stored tool message (bankbot/fragments.py).
-    on_event(TurnEvent("tool", text=outcome.tool, data=plain(outcome.message())))
+    on_event(TurnEvent(TurnEvent.Kind.TOOL, text=outcome.tool, data=plain(outcome.message())))
     if outcome.proposal is not None:
-        on_event(TurnEvent("proposal", proposal=outcome.proposal))
+        on_event(TurnEvent(TurnEvent.Kind.PROPOSAL, proposal=outcome.proposal))
     return {"role": "tool", "tool_call_id": call.id, "content": content}
 
 
@@ -271,15 +301,15 @@ def _finish(conversation: Conversation, text: str, ctx: Any,
             on_event: Callable[[TurnEvent], None], check_output: bool = True) -> Message:
     if not check_output:
         message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text)
-        on_event(TurnEvent("final", text=text, message=message))
+        on_event(TurnEvent(TurnEvent.Kind.FINAL, text=text, message=message))
         return message
     checked = check_answer(text, known_text=_known_text(conversation))
     message = message_add(conversation=conversation, role=Message.Role.ASSISTANT,
                           text=checked.text, flagged=" ".join(checked.problems))
     if checked.flagged:
-        trace_record(event="flagged", decision="flag", ctx=ctx, reason_code="output_check",
+        trace_record(event=ToolCallTrace.Event.FLAGGED, decision="flag", ctx=ctx, reason_code="output_check",
                      reason=" ".join(checked.problems), result={"original": text[:2000]})
-    on_event(TurnEvent("final", text=checked.text, message=message))
+    on_event(TurnEvent(TurnEvent.Kind.FINAL, text=checked.text, message=message))
     return message
 
 
@@ -289,8 +319,8 @@ def _known_text(conversation: Conversation) -> Iterator[Known]:
     check skips), then the customer's and the bank's system messages."""
     for payload in conversation.messages.filter(role=Message.Role.TOOL).order_by(
             "-id").values_list("payload", flat=True):
-        if payload:
-            yield Known(payload["content"])
+        if result := tool_result_of(payload):
+            yield Known(result["content"])
     for role, text in conversation.messages.filter(
             role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).order_by(
             "-id").values_list("role", "text"):
@@ -299,8 +329,9 @@ def _known_text(conversation: Conversation) -> Iterator[Known]:
 
 def _fail(conversation: Conversation, ctx: Any, code: str, text: str,
           on_event: Callable[[TurnEvent], None]) -> Message:
-    trace_record(event="model_error", decision="error", ctx=ctx, reason_code=code, reason=text)
+    trace_record(event=ToolCallTrace.Event.MODEL_ERROR, decision="error", ctx=ctx,
+                 reason_code=code, reason=text)
     message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text,
-                          payload={"error": code, "retryable": True})
-    on_event(TurnEvent("error", text=text, message=message))
+                          payload=FailurePayload(error=code, retryable=True))
+    on_event(TurnEvent(TurnEvent.Kind.ERROR, text=text, message=message))
     return message

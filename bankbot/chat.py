@@ -1,11 +1,13 @@
-"""Conversations and messages: selectors scoped to the customer, and the services that write them."""
+"""Conversations and messages: selectors scoped to the customer, the services that
+write them, and what a message carries besides its text (``Message.payload``): one
+typed shape per kind of message, written and read only through the types below."""
 
 from __future__ import annotations
 
 import json
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
@@ -23,6 +25,98 @@ RATE_LIMIT_MESSAGES = 10
 RATE_LIMIT_WINDOW = timedelta(minutes=1)
 MAX_CLIENT_ID_CHARS = 64
 
+
+# --- Message.payload, one shape per kind of message -----------------------------
+
+class ToolCallsPayload(TypedDict):
+    """An assistant message that called tools: the calls, as the model made them."""
+
+    tool_calls: list[dict[str, Any]]
+
+
+class ToolResultPayload(TypedDict):
+    """A tool message: the call it answers, the harness's answer as the model read it
+    (``content``, JSON), its status (an OutcomeStatus) and the external text in it."""
+
+    tool_call_id: str
+    name: str
+    status: str
+    content: str
+    sources: list[dict[str, str]]
+
+
+class FailurePayload(TypedDict):
+    """An assistant message that stands for a turn that failed: its code; retryable."""
+
+    error: str
+    retryable: bool
+
+
+class ConfirmationPayload(TypedDict):
+    """A system note: the customer confirmed a proposal, and what the service answered."""
+
+    proposal: str
+    response: dict[str, Any]
+
+
+class DeclinePayload(TypedDict):
+    """A system note: the customer declined a proposal."""
+
+    proposal: str
+    declined: bool
+
+
+class DisputeNewsPayload(TypedDict):
+    """A system note: staff moved one of the customer's disputes (bankbot/news.py)."""
+
+    kind: str
+    dispute: str
+    status: str
+    note: str
+
+
+Payload = (ToolCallsPayload | ToolResultPayload | FailurePayload | ConfirmationPayload
+           | DeclinePayload | DisputeNewsPayload)
+
+
+def tool_calls_of(message: Message) -> list[dict[str, Any]]:
+    """The tool calls an assistant message made ([] for any other message)."""
+    if message.role != Message.Role.ASSISTANT or not isinstance(message.payload, dict):
+        return []
+    return list(message.payload.get("tool_calls") or [])
+
+
+def tool_result_of(payload: Any) -> ToolResultPayload | None:
+    """A stored tool message's payload (as read with ``values_list``), or None."""
+    if not isinstance(payload, dict) or "tool_call_id" not in payload:
+        return None
+    return ToolResultPayload(
+        tool_call_id=str(payload["tool_call_id"]), name=str(payload.get("name", "")),
+        status=str(payload.get("status", "")), content=str(payload.get("content", "")),
+        sources=list(payload.get("sources") or []))
+
+
+def failure_of(message: Message) -> FailurePayload | None:
+    """The failure an assistant message stands for, or None."""
+    payload = message.payload
+    if message.role != Message.Role.ASSISTANT or not isinstance(payload, dict) or not payload.get(
+            "error"):
+        return None
+    return FailurePayload(error=str(payload["error"]), retryable=bool(payload.get("retryable")))
+
+
+def dispute_news_of(message: Message, kind: str) -> DisputeNewsPayload | None:
+    """The dispute news a system message carries (its ``kind`` is news.KIND), or None."""
+    payload = message.payload
+    if message.role != Message.Role.SYSTEM or not isinstance(payload, dict) or payload.get(
+            "kind") != kind:
+        return None
+    return DisputeNewsPayload(kind=kind, dispute=str(payload.get("dispute", "")),
+                              status=str(payload.get("status", "")),
+                              note=str(payload.get("note", "")))
+
+
+# --- conversations ------------------------------------------------------------------
 
 def conversations_for(*, customer: Customer) -> QuerySet[Conversation]:
     return Conversation.objects.filter(customer=customer).order_by("-created_at", "-id")
@@ -153,15 +247,15 @@ def message_to_retry(*, conversation: Conversation) -> Message | None:
         return None
     if latest.role == Message.Role.CUSTOMER:
         return latest
-    payload = latest.payload or {}
-    if not (payload.get("retryable") or payload.get("tool_calls")):
+    failure = failure_of(latest)
+    if not ((failure and failure["retryable"]) or tool_calls_of(latest)):
         return None
     return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by(
         "-id").first()
 
 
 def message_add(*, conversation: Conversation, role: str, text: str = "",
-                payload: Any = None, flagged: str = "") -> Message:
+                payload: Payload | None = None, flagged: str = "") -> Message:
     return Message.objects.create(conversation=conversation, role=role, text=without_nul(text),
                                   payload=without_nul(payload), flagged=flagged[:300])
 
@@ -171,10 +265,10 @@ def confirmation_note(*, proposal: Any, response: dict[str, Any]) -> Message:
     text = f"The customer confirmed “{proposal.summary}”. Result: " + json.dumps(
         response, ensure_ascii=False)
     return message_add(conversation=proposal.conversation, role=Message.Role.SYSTEM, text=text,
-                       payload={"proposal": proposal.reference, "response": response})
+                       payload=ConfirmationPayload(proposal=proposal.reference, response=response))
 
 
 def decline_note(*, proposal: Any) -> Message:
     return message_add(conversation=proposal.conversation, role=Message.Role.SYSTEM,
                        text=f"The customer declined “{proposal.summary}”.",
-                       payload={"proposal": proposal.reference, "declined": True})
+                       payload=DeclinePayload(proposal=proposal.reference, declined=True))

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from bankbot import outage
-from bankbot.chat import message_add
+from bankbot.chat import DisputeNewsPayload, message_add
 from bankbot.consumers import group_name
 from bankbot.models import Conversation, Message
 from bankbot.news import KIND, news_of
@@ -47,9 +47,9 @@ def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | N
             f"{dispute.transaction.reference} is now {dispute.status}. Call get_disputes for "
             f"the bank's note to the customer.")
     message = message_add(conversation=conversation, role=Message.Role.SYSTEM, text=text,
-                          payload={"kind": KIND, "dispute": dispute.reference,
-                                   "status": str(dispute.status),
-                                   "note": review.customer_note})
+                          payload=DisputeNewsPayload(kind=KIND, dispute=dispute.reference or "",
+                                                     status=str(dispute.status),
+                                                     note=review.customer_note))
     _push(conversation, message)
     return message
 
@@ -61,8 +61,11 @@ def _push(conversation: Conversation, message: Message) -> None:
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             html[code] = render_to_string("bankbot/stream.html#news", {"item": news_of(message)})
+    layer = get_channel_layer()
+    if layer is None:  # no layer configured: the news shows on reload
+        return
     try:
-        async_to_sync(get_channel_layer().group_send)(group_name(conversation), {
+        async_to_sync(layer.group_send)(group_name(conversation), {
             "type": "chat.fragment", "html": html[settings.LANGUAGE_CODE],
             "html_by_language": html})
     except outage.LAYER_ERRORS:

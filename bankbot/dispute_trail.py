@@ -76,7 +76,8 @@ def _trace_for(proposal: Proposal) -> list[ToolCallTrace]:
     own = list(ToolCallTrace.objects.filter(proposal=proposal).select_related("approver"))
     if not own:
         return []
-    executed = [row.pk for row in own if row.event in ("executed", "replayed", "failed")]
+    done = (ToolCallTrace.Event.EXECUTED, ToolCallTrace.Event.REPLAYED, ToolCallTrace.Event.FAILED)
+    executed = [row.pk for row in own if row.event in done]
     until = executed[0] if executed else own[-1].pk
     context = (
         ToolCallTrace.objects.filter(conversation=proposal.conversation_id,

@@ -15,14 +15,17 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from bankbot.agent import TurnEvent
+from bankbot.chat import ToolResultPayload, failure_of, tool_calls_of, tool_result_of
 from bankbot.models import Conversation, Message
 from bankbot.news import news_of
+from tools.harness import OutcomeStatus
 from tools.models import Proposal
 
 STREAM = "bankbot/stream.html"
 
 # The read tools whose result the chat shows as a table or a list (chat.html#extra).
-TOOL_PARTIALS = frozenset({"get_statement", "list_cards", "find_transactions"})
+TOOL_PARTIALS = frozenset({"get_statement", "list_cards", "find_transactions", "get_spending",
+                           "get_balance", "get_disputes"})
 
 Extra = dict[str, Any]
 
@@ -38,13 +41,13 @@ def tool_extras(answer: Mapping[str, Any],
     from, or — given the conversation's proposals by reference — its confirm card.
     A denial or an error shows nothing: the model's answer explains it."""
     status, tool = answer.get("status"), answer.get("tool")
-    if status == "ok" and tool in TOOL_PARTIALS:
+    if status == OutcomeStatus.OK and tool in TOOL_PARTIALS:
         return [{"kind": "tool", "tool": tool, "result": answer.get("data") or {}}]
     candidates = answer.get("candidates")
-    if status == "error" and isinstance(candidates, dict) and candidates:
+    if status == OutcomeStatus.ERROR and isinstance(candidates, dict) and candidates:
         return [{"kind": "candidates", "result": candidates}]
     proposal = (proposals or {}).get(str(answer.get("proposal", "")))
-    if status == "awaiting_confirmation" and proposal is not None:
+    if status == OutcomeStatus.AWAITING_CONFIRMATION and proposal is not None:
         return [{"kind": "proposal", "proposal": proposal}]
     return []
 
@@ -54,17 +57,17 @@ def tool_extras(answer: Mapping[str, Any],
 def render_event(event: TurnEvent, *, turn: str, conversation: Conversation) -> str:
     """One event of a turn as an out-of-band fragment ("" when there is nothing to show).
     A write's confirm card comes as its own "proposal" event, after its tool event."""
-    if event.kind == "token":
+    if event.kind == TurnEvent.Kind.TOKEN:
         return render_text(event.text, turn=turn)
-    if event.kind == "tool":
+    if event.kind == TurnEvent.Kind.TOOL:
         extras = tool_extras(event.data or {})
-    elif event.kind == "proposal" and event.proposal is not None:
+    elif event.kind == TurnEvent.Kind.PROPOSAL and event.proposal is not None:
         extras = [{"kind": "proposal", "proposal": event.proposal}]
-    elif event.kind == "final":
+    elif event.kind == TurnEvent.Kind.FINAL:
         flagged = event.message.flagged if event.message is not None else ""
         return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
             "id": turn, "text": event.text, "flagged": flagged}})
-    elif event.kind == "error":
+    elif event.kind == TurnEvent.Kind.ERROR:
         return render_failure(turn=turn, conversation=conversation, text=event.text)
     else:
         return ""
@@ -134,23 +137,23 @@ def timeline(conversation: Conversation) -> list[dict[str, Any]]:
             turn = {"kind": "turn", "id": new_turn_id(), "text": "", "flagged": "",
                     "failed": False, "extras": []}
             items.append(turn)
-        payload = message.payload or {}
         if message.role == Message.Role.TOOL:
-            turn["extras"] += tool_extras(_stored_answer(payload), by_reference)
-        elif payload.get("error"):
+            result = tool_result_of(message.payload)
+            turn["extras"] += tool_extras(_stored_answer(result), by_reference) if result else []
+        elif failure_of(message):
             turn.update(text=message.text, failed=True)
             turn = None  # a retry answers in a new turn
-        elif message.text and not payload.get("tool_calls"):
+        elif message.text and not tool_calls_of(message):
             turn.update(text=message.text, flagged=message.flagged)
     if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
         items[-1]["retry"] = True
     return items
 
 
-def _stored_answer(payload: Mapping[str, Any]) -> dict[str, Any]:
+def _stored_answer(result: ToolResultPayload) -> dict[str, Any]:
     """A tool message's answer as the model read it, without provenance labels."""
     try:
-        answer = json.loads(payload.get("content") or "{}")
+        answer = json.loads(result["content"] or "{}")
     except ValueError:
         return {}
     return _without_labels(answer) if isinstance(answer, dict) else {}

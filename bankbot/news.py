@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bankbot.chat import dispute_news_of
 from bankbot.models import Message
 from tools.catalog.raise_dispute import status_sentence
 
@@ -14,9 +15,8 @@ KIND = "dispute_update"
 def news_of(message: Message) -> dict[str, Any] | None:
     """The news a stored message carries, in the active language (None if it is
     not news): the status in a sentence, and the staff's note to the customer."""
-    payload = message.payload or {}
-    if message.role != Message.Role.SYSTEM or payload.get("kind") != KIND:
+    news = dispute_news_of(message, KIND)
+    if news is None:
         return None
-    return {"kind": "news", "message": message, "note": str(payload.get("note", "")),
-            "text": status_sentence(str(payload.get("dispute", "")),
-                                    str(payload.get("status", "")))}
+    return {"kind": "news", "message": message, "note": news["note"],
+            "text": status_sentence(news["dispute"], news["status"])}

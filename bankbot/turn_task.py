@@ -55,12 +55,13 @@ def start_turn(*, turn: str, user: Any, conversation: Conversation, message: Mes
     def on_event(event: agent.TurnEvent) -> None:
         # On the turn's worker thread: text goes to the stream as it is (rendered
         # once per frame); other events are rendered here. Neither waits.
-        if event.kind == "token":
+        if event.kind == agent.TurnEvent.Kind.TOKEN:
             stream.text(event.text)
             return
         html = render_event(event, turn=turn, conversation=conversation)
         if html:
-            stream.fragment(html, last=event.kind in ("final", "error"))
+            stream.fragment(html, last=event.kind in (agent.TurnEvent.Kind.FINAL,
+                                                      agent.TurnEvent.Kind.ERROR))
 
     stop = StopSignal()
     slots = turn_slots()

@@ -13,14 +13,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, Protocol
 
 from django.db import connection
 
 from errors import DomainError
 from tools.catalog import candidate_rows, openai_tools
 from tools.context import ActionContext, InvalidAuthorizationContext
-from tools.models import Proposal
+from tools.models import Proposal, ToolCallTrace
 from tools.policy import Denial, denial_reason, parse_call
 from tools.proposals import proposal_create
 from tools.provenance import Source, external_sources, render_for_model
@@ -49,10 +50,21 @@ def read_only() -> Iterator[None]:
         yield
 
 
+Event = ToolCallTrace.Event
+
+
+class OutcomeStatus(StrEnum):
+    """What became of a tool call, as the model and the chat read it."""
+
+    OK = "ok"
+    AWAITING_CONFIRMATION = "awaiting_confirmation"
+    ERROR = "error"
+
+
 @dataclass(frozen=True)
 class ToolOutcome:
     tool: str
-    status: str  # "ok" | "awaiting_confirmation" | "error"
+    status: OutcomeStatus
     data: Any = None
     error: Denial | None = None
     proposal: Proposal | None = None
@@ -60,9 +72,9 @@ class ToolOutcome:
     def message(self) -> dict[str, Any]:
         """The structured answer (G8), with External values still marked."""
         answer: dict[str, Any] = {"status": self.status, "tool": self.tool}
-        if self.status == "ok":
+        if self.status == OutcomeStatus.OK:
             answer["data"] = self.data
-        elif self.status == "awaiting_confirmation" and self.proposal is not None:
+        elif self.status == OutcomeStatus.AWAITING_CONFIRMATION and self.proposal is not None:
             answer.update(proposal=self.proposal.reference, summary=self.proposal.summary,
                           message=AWAITING)
         elif self.error is not None:
@@ -73,6 +85,22 @@ class ToolOutcome:
 
     def for_model(self) -> str:
         return render_for_model(self.message())
+
+
+class Harness(Protocol):
+    """What a turn needs of a harness: the tools to offer and one call at a time.
+    GuardedHarness (the chat's), NaiveHarness and the lab's recording wrapper are one."""
+
+    name: str
+
+    @property
+    def sources(self) -> list[Source]:
+        """External text already in the model's context (the naive harness keeps none)."""
+        ...
+
+    def tools(self) -> list[dict[str, Any]]: ...
+
+    def call(self, name: Any, raw_arguments: Any) -> ToolOutcome: ...
 
 
 @dataclass
@@ -122,29 +150,31 @@ class GuardedHarness:
                 return self._deny(tool, raw_text, Denial(error.code, error.message),
                                   started, validated)
             self.sources += external_sources(tool, data)
-            trace_record(event="called", decision="ok", tool=tool, ctx=self.ctx,
+            trace_record(event=Event.CALLED, decision="ok", tool=tool, ctx=self.ctx,
                          raw_args=raw_text, validated_args=validated,
                          result=spec.traced(data) if spec.traced else data,
                          latency_ms=_ms(started))
-            return ToolOutcome(tool=tool, status="ok", data=data)
+            return ToolOutcome(tool=tool, status=OutcomeStatus.OK, data=data)
         proposal = proposal_create(self.ctx, spec, args, self.sources)
         assert spec.grant is not None
         grant = spec.grant(self.ctx, args)
         if grant is not None:
             self.ctx.spent.add(grant)
-        trace_record(event="proposed", decision="allow", tool=tool, ctx=self.ctx,
+        trace_record(event=Event.PROPOSED, decision="allow", tool=tool, ctx=self.ctx,
                      proposal=proposal, raw_args=raw_text, validated_args=validated,
                      result={"proposal": proposal.reference, "summary": proposal.summary,
                              "external_sources": proposal.external_sources},
                      latency_ms=_ms(started))
-        return ToolOutcome(tool=tool, status="awaiting_confirmation", proposal=proposal)
+        return ToolOutcome(tool=tool, status=OutcomeStatus.AWAITING_CONFIRMATION,
+                           proposal=proposal)
 
     def _deny(self, tool: str, raw_text: str, denial: Denial, started: float,
               validated: dict | None = None, candidates: dict | None = None) -> ToolOutcome:
-        trace_record(event="denied", decision="deny", tool=tool, ctx=self.ctx,
+        trace_record(event=Event.DENIED, decision="deny", tool=tool, ctx=self.ctx,
                      raw_args=raw_text[:4000], validated_args=validated,
                      reason_code=denial.code, reason=denial.message, latency_ms=_ms(started))
-        return ToolOutcome(tool=tool, status="error", error=denial, data=candidates or None)
+        return ToolOutcome(tool=tool, status=OutcomeStatus.ERROR, error=denial,
+                           data=candidates or None)
 
 
 def _ms(started: float) -> float:

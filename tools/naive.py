@@ -24,8 +24,10 @@ from disputes.reasons import DISPUTE_REASONS
 from errors import DomainError
 from tools.catalog import CATALOG, transaction_row
 from tools.context import CUSTOMER_SCOPES, ActionContext
-from tools.harness import ToolOutcome
+from tools.harness import OutcomeStatus, ToolOutcome
+from tools.models import ToolCallTrace
 from tools.policy import Denial
+from tools.provenance import Source
 from tools.trace import trace_record
 
 
@@ -44,7 +46,7 @@ class NaiveHarness:
     def __init__(self, customer: Any, conversation: Any = None) -> None:
         self.customer = customer
         self.conversation = conversation
-        self.sources: list[Any] = []  # the naive harness keeps no provenance
+        self.sources: list[Source] = []  # the naive harness keeps no provenance
 
     def tools(self) -> list[dict[str, Any]]:
         tools = [dict(pydantic_function_tool(NaiveGetStatementArgs, name="get_statement"))]
@@ -62,19 +64,19 @@ class NaiveHarness:
                 Account.DoesNotExist, Card.DoesNotExist, Card.MultipleObjectsReturned,
                 Transaction.DoesNotExist) as error:
             message = getattr(error, "message", str(error))
-            trace_record(event="failed", decision="error", tool=str(name)[:50],
+            trace_record(event=ToolCallTrace.Event.FAILED, decision="error", tool=str(name)[:50],
                          customer=self.customer, conversation=self.conversation,
                          raw_args=str(raw_arguments)[:4000], reason=message, harness="naive")
-            return ToolOutcome(tool=str(name), status="error",
+            return ToolOutcome(tool=str(name), status=OutcomeStatus.ERROR,
                                error=Denial(getattr(error, "code", "error"), message))
-        trace_record(event="executed", decision="ok", tool=str(name)[:50],
+        trace_record(event=ToolCallTrace.Event.EXECUTED, decision="ok", tool=str(name)[:50],
                      customer=self.customer, conversation=self.conversation,
                      raw_args=str(raw_arguments)[:4000], result=data, harness="naive")
         # The cardinal sin: text in a result is taken as the next command.
         follow = _next_action(data)
         if follow is not None and _depth < self.MAX_CHAINED:
             self.call(follow.get("tool", ""), follow.get("arguments", {}), _depth + 1)
-        return ToolOutcome(tool=str(name), status="ok", data=data)
+        return ToolOutcome(tool=str(name), status=OutcomeStatus.OK, data=data)
 
     def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "get_statement":

@@ -28,7 +28,7 @@ def trace_record(**fields: Any) -> ToolCallTrace:
 
 def trace_entry(
     *,
-    event: str,
+    event: ToolCallTrace.Event,
     decision: str,
     tool: str = "",
     ctx: Any = None,
