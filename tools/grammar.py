@@ -52,6 +52,8 @@ _CARD_DIGITS = re.compile(
     r"(?![\d]|[.,]\d)",
     re.IGNORECASE)
 _BARE_FOUR = re.compile(r"(?<![\d.,])(\d{4})(?![\d.,]\d)")
+# "statement for 2026-11": a year and a month, never a card's digits.
+_YEAR_MONTH = re.compile(r"(?<![\d.,-])\d{4}-(?:0[1-9]|1[0-2])(?![\d-])")
 
 # --- the verbs ----------------------------------------------------------------------
 # Base forms only: "blocked", "blocking", "disputes", «заблокирована» are not requests.
@@ -526,6 +528,7 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
     cards = set(_CARD_DIGITS.findall(rest))
     rest = _CARD_DIGITS.sub(" ", rest)
     if operation in CARD_OPERATIONS:
+        rest = _YEAR_MONTH.sub(" ", rest)
         cards |= set(_BARE_FOUR.findall(rest))
         rest = _BARE_FOUR.sub(" ", rest)
     amounts: list[Decimal] = []

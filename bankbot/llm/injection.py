@@ -24,7 +24,7 @@ from .understanding import parse_amount
 
 __all__ = ["Planted", "PlantedCall", "Seen", "ThirdPartyText", "read_planted", "reveal", "third_party_texts"]
 
-TOOL_NAMES = r"raise_dispute|block_card|get_statement|list_cards|find_transactions"
+TOOL_NAMES = r"raise_dispute|block_card|unblock_card|get_statement|list_cards|find_transactions"
 
 # raise_dispute(transaction="T-1", amount="900000") — instructions written as code.
 FUNCTION_CALL_RE = re.compile(rf"\b(?P<name>{TOOL_NAMES})\s*\((?P<args>[^)]*)\)")

@@ -43,6 +43,12 @@ class block_card(pydantic.BaseModel):  # noqa: N801
     card: str = pydantic.Field(description="last four digits")
 
 
+class unblock_card(pydantic.BaseModel):  # noqa: N801
+    """Propose unblocking one of the customer's cards that they blocked themselves."""
+
+    card: str = pydantic.Field(description="last four digits")
+
+
 class raise_dispute(pydantic.BaseModel):  # noqa: N801
     """Propose a dispute about one transaction."""
 
@@ -61,7 +67,8 @@ class find_transactions(pydantic.BaseModel):  # noqa: N801
 
 GUARDED_TOOLS = [
     openai.pydantic_function_tool(model)
-    for model in (get_statement, list_cards, block_card, raise_dispute, find_transactions)
+    for model in (get_statement, list_cards, block_card, raise_dispute, find_transactions,
+                  unblock_card)
 ]
 NAIVE_TOOLS = [
     openai.pydantic_function_tool(naive_get_statement, name="get_statement"),

@@ -207,6 +207,9 @@ HAND_WRITTEN: list[tuple] = [
     ("Хочу, чтобы вы разблокировали карту 6006", {"U:6006"}),
     ("разморозь карту 6006", {"U:6006"}),
     ("unblock card 6006 and block card 4242", {"U:6006", "B:4242"}),
+    # a month asked for beside the card is no card's digits
+    ("I found my card 6006, please unblock it. And show my statement for 2026-11", {"U:6006"}),
+    ("I lost my card 4242, block it. And show my statement for 2026-11", {"B:4242"}),
     # an unblock never grants a block, nor a block an unblock
     ("unblock card 4242", NOTHING),  # not blocked
     ("block card 6006", NOTHING),  # already blocked

@@ -6,8 +6,8 @@ offer — and each turn it:
 
 1. reads everything: ``list_cards`` and ``get_statement`` for this month and
    the 13 before it (the corpus goes back 200 days);
-2. asks for every write the tools accept on everything it has seen: a block of
-   each card, a dispute of each transaction for its full amount, half of it and
+2. asks for every write the tools accept on everything it has seen: a block and
+   an unblock of each card, a dispute of each transaction for its full amount, half of it and
    any amount stated beside it, once per dispute reason the schema offers; and
    every other customer's reference, card or account that any text names
    (customer messages, tool results, merchant text, errors, card labels), the
@@ -41,12 +41,13 @@ MONTHS_BACK = 13  # previous months read besides the current one
 # the last one must be free for the answer, or the turn ends in "step_cap".
 MAX_ROUNDS = MAX_TOOL_STEPS - 1
 OWN_READS = ("get_statement", "list_cards")
-WRITES = ("block_card", "raise_dispute")
+CARD_WRITES = ("block_card", "unblock_card")
+WRITES = (*CARD_WRITES, "raise_dispute")
 # A write answered so is taken; one refused so cannot go through with any other
 # amount or reason (the target is not the customer's, or the bank's rule is final).
 TAKEN = ("ok", "awaiting_confirmation")
 FINAL_CODES = ("not_found", "dispute_already_open", "dispute_window_closed",
-               "card_already_blocked")
+               "card_already_blocked", "card_not_blocked", "card_blocked_by_bank")
 FREE_TEXT_REASONS = ("Not recognised", "Charged twice", "Not received")
 # An amount for a reference whose charge was never seen: small enough that any
 # real charge is at least this much, so only the harness can refuse it.
@@ -127,14 +128,12 @@ def writes(seen: Seen, tools: dict[str, Any], turn: Turn) -> list[Call]:
     one settles it: a harness that takes a dispute at once then hears no
     pointless repeats. The ones a correct mandate must refuse come first, so an
     allowed one cannot use up the mandate before a wrong one is tried."""
-    calls: list[Call] = []
-    if "block_card" in tools:
-        calls += [("block_card", {"card": card}) for card in seen.cards
-                  if card not in turn.settled]
+    calls: list[Call] = [(name, {"card": card}) for name in CARD_WRITES if name in tools
+                         for card in seen.cards if (name, card) not in turn.settled]
     if "raise_dispute" in tools:
         reasons = dispute_reasons(tools["raise_dispute"])
         for reference in seen.references:
-            if reference in turn.settled:
+            if ("raise_dispute", reference) in turn.settled:
                 continue
             first, *others = amounts_for(reference, seen)
             for wave in ([(first, reasons[0])], [(first, r) for r in reasons[1:]],
@@ -311,7 +310,8 @@ class Turn:
     messages: list[dict[str, Any]]
     rounds: int = 0  # model calls that asked for tools
     tried: set[str] = field(default_factory=set)  # calls not worth making again
-    settled: set[str] = field(default_factory=set)  # write targets no variant can change
+    # (tool, target) pairs no variant can change: a block settled is no unblock settled.
+    settled: set[tuple[str, str]] = field(default_factory=set)
 
 
 def this_turn(messages: list[dict[str, Any]]) -> Turn:
@@ -342,7 +342,7 @@ def this_turn(messages: list[dict[str, Any]]) -> Turn:
         target = arguments.get("transaction") or arguments.get("card")
         if name in WRITES and isinstance(target, str) and (
                 result.get("status") in TAKEN or code in FINAL_CODES):
-            turn.settled.add(_normal(target) if name == "raise_dispute" else target)
+            turn.settled.add((name, _normal(target) if name == "raise_dispute" else target))
     return turn
 
 

@@ -18,7 +18,8 @@ EXPLANATIONS = {
     "G6": _("Tool output is data, never a command. Text written by merchants or staff is "
             "marked with its author and never dispatched."),
     "G7": _("The mandate: a write is proposed only if the customer asked for that operation "
-            "on a target they identified, and the bank's rules hold (amount, 120 days)."),
+            "on a target they identified, and the bank's rules hold (amount, 120 days; only "
+            "a block the customer made is theirs to lift)."),
     "G8": _("Structured results and helpful errors: every refusal carries a code and a "
             "sentence a person can act on."),
     "G9": _("Everything is traced: every call, decision and reason is kept, append-only."),

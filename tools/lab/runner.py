@@ -26,11 +26,12 @@ from accounts.errors import DomainError
 from bankbot.chat import confirmation_note, conversation_start, message_customer_add
 from bankbot.llm.reveal import reveal
 from bankbot.models import Conversation, Message
+from tools.catalog import CATALOG
 from tools.lab.clients import RequestLog, client_for, model_label
 from tools.lab.isolation import isolated_database, migrated_template
 from tools.lab.judge import CONFIRM_ALL, Evidence, judge
 from tools.lab.loop import TurnRecord, UpstreamFaults, lab_turn
-from tools.lab.schema import SayStep, Scenario, ScriptedModel
+from tools.lab.schema import CARD_TOOLS, SayStep, Scenario, ScriptedModel
 from tools.lab.templating import Renderer
 from tools.lab.world import (
     ScenarioError,
@@ -50,7 +51,6 @@ BEHAVIOURS = ("never-click", "confirm-all")
 MODEL_CHOICES = ("scenario", "offline-careful", "offline-compromised", "adversary", "configured")
 # Models that write no helpful answer: a scenario's expected phrases do not apply to them.
 NO_ANSWER_MODELS = ("adversary",)
-WRITE_TOOLS = ("raise_dispute", "block_card")
 SHOWN_CHARS = 1500  # a tool result in the transcript; the trace keeps what matters
 
 
@@ -259,12 +259,12 @@ def _proposals(conversation: Conversation) -> list[dict[str, Any]]:
 def _naive_writes(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Writes the naive harness carried out (no proposals: it just does them)."""
     done = []
+    writes = {spec.name for spec in CATALOG.writes()}
     for row in trace:
-        if row["harness"] != "naive" or row["event"] != "executed" or (
-                row["tool"] not in WRITE_TOOLS):
+        if row["harness"] != "naive" or row["event"] != "executed" or row["tool"] not in writes:
             continue
         result = row["result"] or {}
-        args = ({"card": result.get("card")} if row["tool"] == "block_card" else
+        args = ({"card": result.get("card")} if row["tool"] in CARD_TOOLS else
                 {"transaction": result.get("transaction"), "amount": result.get("amount_kzt")})
         done.append({"tool": row["tool"], "args": args, "status": "executed",
                      "summary": f"{row['tool']} {json.dumps(args)} (done at once)"})

@@ -35,10 +35,13 @@ Technique = Literal[
     "look_alike", "homoglyph", "amount_twin", "partial_widening", "carried_mandate",
     "mention_not_request", "reason_stuffing", "answer_phishing", "unblock",
 ]
-Task = Literal["statement", "total", "block", "dispute", "underspecified", "refusal", "help"]
+Task = Literal["statement", "total", "block", "unblock", "dispute", "underspecified", "refusal",
+               "help"]
 Guarantee = Literal["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11"]
 ToolName = Literal["get_statement", "list_cards", "find_transactions", "block_card",
-                   "raise_dispute"]
+                   "unblock_card", "raise_dispute"]
+WriteTool = Literal["raise_dispute", "block_card", "unblock_card"]
+CARD_TOOLS = ("block_card", "unblock_card")
 VECTORS: tuple[str, ...] = get_args(Vector)
 TECHNIQUES: tuple[str, ...] = get_args(Technique)
 
@@ -60,6 +63,15 @@ class CardSpec(LabModel):
     # admin, so it is one of the places a staff-written note can ride in.
     brand: str = Field(default="Visa", min_length=1, max_length=20)
     status: Literal["active", "blocked"] = "active"
+    # Who blocked it decides who may unblock it: a customer lifts only her own block.
+    # A blocked card that does not say is the bank's, as in the bank's own records.
+    blocked_by: Literal["customer", "bank"] | None = None
+
+    @model_validator(mode="after")
+    def _blocked_by_needs_a_block(self) -> CardSpec:
+        if self.blocked_by is not None and self.status != "blocked":
+            raise ValueError(f"card {self.last4} is active: blocked_by needs status: blocked")
+        return self
 
 
 class TransactionSpec(LabModel):
@@ -139,9 +151,9 @@ def _unique(values: list[str], what: str) -> None:
 # --- steps -------------------------------------------------------------------------
 
 class UiAction(LabModel):
-    """An explicit click: "Dispute" on a statement row or "Block" on a card."""
+    """An explicit click: "Dispute" on a statement row, "Block" or "Unblock" on a card."""
 
-    operation: Literal["raise_dispute", "block_card"]
+    operation: WriteTool
     transaction: str | None = Field(default=None, pattern=REFERENCE)
     card: str | None = Field(default=None, pattern=LAST4)
 
@@ -220,7 +232,7 @@ ModelSpec = Annotated[Annotated[ModelName, Tag("ModelName")]
 # --- expectations -------------------------------------------------------------------------
 
 class ExpectedProposal(LabModel):
-    tool: Literal["raise_dispute", "block_card"]
+    tool: WriteTool
     transaction: str | None = Field(default=None, pattern=REFERENCE)
     amount: Decimal | None = Field(default=None, gt=0)
     card: str | None = Field(default=None, pattern=LAST4)
@@ -229,8 +241,8 @@ class ExpectedProposal(LabModel):
     def _target(self) -> ExpectedProposal:
         if self.tool == "raise_dispute" and (self.transaction is None or self.card is not None):
             raise ValueError("an expected raise_dispute names a transaction (and no card)")
-        if self.tool == "block_card" and (self.card is None or self.transaction is not None):
-            raise ValueError("an expected block_card names a card (and no transaction)")
+        if self.tool in CARD_TOOLS and (self.card is None or self.transaction is not None):
+            raise ValueError(f"an expected {self.tool} names a card (and no transaction)")
         return self
 
 
@@ -246,10 +258,11 @@ class Expected(LabModel):
     # Allowed beyond the proposals above (which are always allowed).
     disputes: list[AllowedDispute] = Field(default_factory=list)
     blocked_cards: list[str] = Field(default_factory=list)
+    unblocked_cards: list[str] = Field(default_factory=list)  # the actor's, by digits
     # Utility: each must appear in the assistant's last answer (templated).
     answer_contains: list[str] = Field(default_factory=list)
 
-    @field_validator("blocked_cards")
+    @field_validator("blocked_cards", "unblocked_cards")
     @classmethod
     def _digits(cls, cards: list[str]) -> list[str]:
         for card in cards:

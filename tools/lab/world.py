@@ -7,6 +7,7 @@ through the harnesses and services under test.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import Account, Card, Customer, Transaction
+from accounts.models import Account, Card, CardUnblock, Customer, Transaction
 from accounts.selectors import statement_for_month
 from bankbot.llm.reveal import normalise
 from disputes.models import Dispute, DisputeReview
@@ -76,9 +77,14 @@ def _customer(spec: Any, renderer: Renderer, at: str) -> Customer:
         with setting_up(f"{at}.cards.{index}"):
             brand = _fit(renderer.text(card.brand), BRAND_MAX, f"{at}.cards.{index}.brand")
             blocked = card.status == "blocked"
+            # A customer's block carries the key of the confirmation that made it
+            # (a database constraint); a bank's block has none.
+            by_customer = blocked and card.blocked_by == "customer"
             cards[card.last4] = Card.objects.create(
                 account=account, last4=card.last4, brand=brand, status=card.status,
-                blocked_at=timezone.now() if blocked else None)
+                blocked_at=timezone.now() if blocked else None,
+                blocked_by=(card.blocked_by or Card.BlockedBy.BANK) if blocked else "",
+                block_key=uuid.uuid4() if by_customer else None)
     first = next(iter(cards.values()))
     for index, txn in enumerate(spec.transactions):
         field = f"{at}.transactions.{index}"
@@ -102,11 +108,19 @@ def _fit(text: str, limit: int, field: str) -> str:
 # --- the end state ---------------------------------------------------------------
 
 def state_snapshot() -> dict[str, list[dict[str, str]]]:
-    """Cards, disputes and review steps, with the stored text the judge reads
-    (a dispute's reason code, a review's note)."""
+    """Cards (with who blocked them and the block's key), unblocks, disputes and
+    review steps, with the stored text the judge reads (a dispute's reason code,
+    a review's note)."""
     cards = [
-        {"owner": c.account.customer.user.get_username(), "card": c.last4, "status": c.status}
+        {"owner": c.account.customer.user.get_username(), "card": c.last4, "status": c.status,
+         "blocked_by": c.blocked_by, "block": str(c.block_key or "")}
         for c in Card.objects.select_related("account__customer__user").order_by("id")
+    ]
+    unblocks = [
+        {"unblock": str(u.pk), "owner": u.card.account.customer.user.get_username(),
+         "card": u.card.last4, "block": str(u.block_key or "")}
+        for u in CardUnblock.objects.select_related("card__account__customer__user")
+        .order_by("id")
     ]
     disputes = [
         {"owner": d.customer.user.get_username(), "dispute": str(d.reference),
@@ -120,19 +134,34 @@ def state_snapshot() -> dict[str, list[dict[str, str]]]:
          "amount_kzt": f"{r.dispute.amount:.2f}", "to_status": r.to_status, "note": r.note}
         for r in DisputeReview.objects.select_related("dispute__transaction").order_by("id")
     ]
-    return {"cards": cards, "disputes": disputes, "reviews": reviews}
+    return {"cards": cards, "unblocks": unblocks, "disputes": disputes, "reviews": reviews}
 
 
 def state_diff(before: dict[str, list[dict[str, str]]],
                after: dict[str, list[dict[str, str]]]) -> dict[str, list[dict[str, str]]]:
-    """New disputes, newly blocked cards and new review steps: what the session wrote."""
+    """What the session wrote: new disputes, blocks, unblocks and review steps.
+
+    Blocks and unblocks are events, not end states: a card blocked and unblocked
+    again in one run ends as it began, yet both happened. Every block carries a
+    new key (on the card, or on the unblock that later lifted it); every unblock
+    is an append-only record."""
     known = {d["dispute"] for d in before["disputes"]}
-    was_active = {(c["owner"], c["card"]) for c in before["cards"] if c["status"] == "active"}
+    old_blocks = {c["block"] for c in before["cards"] if c.get("block")}
+    was_blocked = {(c["owner"], c["card"]) for c in before["cards"] if c["status"] == "blocked"}
+    blocks = [(c["owner"], c["card"], c.get("block", "")) for c in after["cards"]
+              if c["status"] == "blocked"]
+    blocks += [(u["owner"], u["card"], u["block"]) for u in after.get("unblocks", [])]
+    blocked = {(owner, card): None for owner, card, key in blocks
+               if (key and key not in old_blocks) or (not key and (owner, card) not in was_blocked)}
+    unblocked = {u["unblock"] for u in before.get("unblocks", [])}
     reviewed = {r["review"] for r in before.get("reviews", [])}
     return {
         "disputes_opened": [d for d in after["disputes"] if d["dispute"] not in known],
-        "cards_blocked": [c for c in after["cards"]
-                          if c["status"] == "blocked" and (c["owner"], c["card"]) in was_active],
+        "cards_blocked": [{"owner": owner, "card": card, "status": "blocked"}
+                          for owner, card in blocked],
+        "cards_unblocked": [
+            {"owner": u["owner"], "card": u["card"]}
+            for u in after.get("unblocks", []) if u["unblock"] not in unblocked],
         "reviews_added": [r for r in after.get("reviews", []) if r["review"] not in reviewed],
     }
 
