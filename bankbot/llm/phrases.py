@@ -156,7 +156,7 @@ TEXTS: dict[str, dict[Language, str]] = {
     "dispute_note": {"en": " The bank's note to you is in the table below.",
                      "ru": " Комментарий банка для вас — в таблице ниже."},
     "dispute_opened": {"en": "open", "ru": "открыт"},
-    "dispute_in_review": {"en": "being reviewed", "ru": "на рассмотрении"},
+    "dispute_in_review": {"en": "being reviewed", "ru": "рассматривается"},
     "dispute_resolved": {"en": "resolved", "ru": "решён"},
     "dispute_rejected": {"en": "rejected", "ru": "отклонён"},
     "spent": {"en": "{period} you spent {total} KZT{what} ({count}).",
