@@ -12,6 +12,7 @@ where the two disagree on one target, neither grants it (precision first).
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from datetime import date
@@ -20,11 +21,12 @@ from typing import Literal
 
 import openai
 from django.utils import timezone
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from accounts.models import Customer
 from accounts.money import to_amount
 from errors import InvalidInput
+from tools.catalog import CATALOG
 from tools.mandate import (
     REASONS,
     Grant,
@@ -38,16 +40,23 @@ from tools.mandate import (
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """You read one message a bank customer wrote and list the actions it plainly asks
-the bank to do now. Operations: block_card (block or freeze a card) and raise_dispute (dispute a
-payment). A question, a negation, a condition, a correction, a report of what someone said or of
+the bank to do now. Operations, each a tool of the bank's:
+{operations}
+A question, a negation, a condition, a correction, a report of what someone said or of
 the past is not a request: then list nothing. Copy card digits, transaction references (T-…),
-amounts and merchant words exactly as written. reason: one of not_recognised, charged_twice,
-not_received, wrong_amount, cancelled, or null when the customer gave none."""
+amounts and merchant words exactly as written. reason: one of {reasons}, or null when the
+customer gave none."""
+
+
+def instructions() -> str:
+    """The system message: the catalog's write tools, each with its own description."""
+    operations = "\n".join(f"- {spec.name}: {spec.description}" for spec in CATALOG.writes())
+    return INSTRUCTIONS.format(operations=operations, reasons=", ".join(REASONS))
 
 
 class ExtractedRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    operation: Literal["block_card", "raise_dispute"]
+    operation: str  # one of the catalog's writes: see extraction_format
     plain_request: bool = Field(description="true only for a plain, present request")
     cards: list[str] = Field(default_factory=list, description="last four digits")
     transactions: list[str] = Field(default_factory=list, description="references like T-10452")
@@ -61,6 +70,19 @@ class MandateExtraction(BaseModel):
     requests: list[ExtractedRequest] = Field(default_factory=list)
 
 
+@functools.cache
+def _format(operations: tuple[str, ...]) -> type[MandateExtraction]:
+    request = create_model("ExtractedRequest", __base__=ExtractedRequest,
+                           operation=(Literal[operations], ...))  # type: ignore[valid-type]
+    return create_model("MandateExtraction", __base__=MandateExtraction,
+                        requests=(list[request], Field(default_factory=list)))  # type: ignore[valid-type]
+
+
+def extraction_format() -> type[MandateExtraction]:
+    """The answer's structure, with an operation enum of the catalog's writes as they are now."""
+    return _format(tuple(spec.name for spec in CATALOG.writes()))
+
+
 def mandate_with_model(client: openai.OpenAI, model: str, text: str, parsed: Mandate, *,
                        customer: Customer, source: str) -> Mandate:
     """``parsed`` widened by what the model read in ``text``, bound the same way.
@@ -69,8 +91,8 @@ def mandate_with_model(client: openai.OpenAI, model: str, text: str, parsed: Man
         return parsed
     try:
         completion = client.chat.completions.parse(
-            model=model, response_format=MandateExtraction,
-            messages=[{"role": "system", "content": INSTRUCTIONS},
+            model=model, response_format=extraction_format(),
+            messages=[{"role": "system", "content": instructions()},
                       {"role": "user", "content": text}],
         )
         extraction = completion.choices[0].message.parsed

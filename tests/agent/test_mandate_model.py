@@ -102,3 +102,29 @@ def test_without_it_the_paraphrase_is_not_a_mandate(alice_conversation, say):
     say(alice_conversation, "someone swiped my wallet with the plastic in it",
         client=model.client())
     assert not Proposal.objects.exists()
+
+
+def test_it_offers_the_model_every_write_in_the_catalog(alice):
+    from tools.catalog import CATALOG
+
+    model = ScriptedModel(json_reply(json.dumps({"requests": []})))
+    extract(alice, model, "my card was stolen")
+    sent = model.requests[0]
+    schema = json.dumps(sent["response_format"])
+    writes = [spec.name for spec in CATALOG.writes()]
+    assert "unblock_card" in writes
+    for name in writes:
+        assert name in sent["messages"][0]["content"] and f'"{name}"' in schema
+
+
+def test_it_reads_an_unblock_the_parser_missed(alice):
+    import uuid
+
+    from accounts.services import card_block
+
+    card_block(customer=alice, last4="5505", idempotency_key=uuid.uuid4())
+    model = ScriptedModel(json_reply(json.dumps({"requests": [
+        request("unblock_card", cards=["5505"])]})))
+    mandate = extract(alice, model, "found 5505 under the sofa, make it work again",
+                      parsed=Mandate())
+    assert [(g.operation, g.target) for g in mandate.grants] == [("unblock_card", "5505")]
