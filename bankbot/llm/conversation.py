@@ -23,7 +23,7 @@ WRITE_TOOLS = frozenset({"block_card", "unblock_card", "raise_dispute"})
 
 
 @dataclass(frozen=True)
-class ToolSpec:
+class OfferedTool:
     """One offered function tool: its name and JSON-schema parameters."""
 
     name: str
@@ -101,9 +101,12 @@ class Exchange:
 
 
 @dataclass
-class Conversation:
+class ChatRequest:
+    """One Chat Completions request as the offline model reads it: this turn's words,
+    the tools on offer, the calls made since."""
+
     today: date
-    tools: dict[str, ToolSpec]
+    tools: dict[str, OfferedTool]
     user_text: str
     exchanges: list[Exchange] = field(default_factory=list)
     # Tool calls of earlier turns: history, still in the model's context.
@@ -122,11 +125,11 @@ class Conversation:
         return found[-1] if found else None
 
 
-def parse_conversation(body: dict[str, Any], fallback_today: date) -> Conversation:
+def parse_request(body: dict[str, Any], fallback_today: date) -> ChatRequest:
     messages = _dicts(body.get("messages"))
     tools = _offered_tools(body)
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
-    conversation = Conversation(
+    conversation = ChatRequest(
         today=_today(messages, fallback_today),
         tools=tools,
         user_text=text_of(messages[last_user]) if last_user >= 0 else "",
@@ -180,11 +183,11 @@ def _today(messages: list[dict[str, Any]], fallback: date) -> date:
     return fallback
 
 
-def _offered_tools(body: dict[str, Any]) -> dict[str, ToolSpec]:
+def _offered_tools(body: dict[str, Any]) -> dict[str, OfferedTool]:
     # tool_choice "none" means: answer in words. Offering nothing does exactly that.
     if body.get("tool_choice") == "none":
         return {}
-    tools: dict[str, ToolSpec] = {}
+    tools: dict[str, OfferedTool] = {}
     for tool in _dicts(body.get("tools")):
         function = _dict(tool.get("function"))
         if not function or tool.get("type", "function") != "function":
@@ -192,7 +195,7 @@ def _offered_tools(body: dict[str, Any]) -> dict[str, ToolSpec]:
         parameters = _dict(function.get("parameters"))
         properties = _dict(parameters.get("properties"))
         name = str(function.get("name", ""))
-        tools[name] = ToolSpec(
+        tools[name] = OfferedTool(
             name,
             {key: _dict(schema) for key, schema in properties.items()},
             _dict(parameters.get("$defs")),

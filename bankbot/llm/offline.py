@@ -20,7 +20,7 @@ from typing import Any
 import httpx2
 
 from .config import Personality
-from .conversation import parse_conversation, text_of
+from .conversation import parse_request, text_of
 from .planner import Reply, plan_reply
 
 logger = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class OfflineModel:
             return error_response(500, "The offline model failed.", error_type="server_error")
 
     def complete(self, body: dict[str, Any], digest: str) -> httpx2.Response:
-        conversation = parse_conversation(body, self.today or date.today())
+        conversation = parse_request(body, self.today or date.today())
         reply = plan_reply(conversation, self.personality)
         if body.get("parallel_tool_calls") is False and len(reply.tool_calls) > 1:
             # One call per message when the caller asks; the rest come next round,

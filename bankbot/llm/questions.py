@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from .conversation import Conversation, Exchange
+from .conversation import ChatRequest, Exchange
 from .phrases import count_of, count_transactions, days_label, month_label, say
 from .understanding import CustomerRequest, Language
 
 ROWS_SHOWN = 10
 
 
-def answers(conversation: Conversation, request: CustomerRequest) -> list[str]:
+def answers(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
     """A sentence for each of this turn's read results the customer asked about."""
     texts: list[str] = []
     for exchange in conversation.results():
