@@ -72,8 +72,9 @@ class MandateExtraction(BaseModel):
 
 @functools.cache
 def _format(operations: tuple[str, ...]) -> type[MandateExtraction]:
+    # A Literal of the catalog's writes, made at run time: no static type can name it.
     request = create_model("ExtractedRequest", __base__=ExtractedRequest,
-                           operation=(Literal[operations], ...))  # type: ignore[valid-type]
+                           operation=(Literal[operations], ...))  # type: ignore[arg-type]
     return create_model("MandateExtraction", __base__=MandateExtraction,
                         requests=(list[request], Field(default_factory=list)))  # type: ignore[valid-type]
 

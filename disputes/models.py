@@ -11,8 +11,9 @@ from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
 
 class Dispute(models.Model):
-    Reason = models.TextChoices("Reason", [(code, (code, label))
-                                           for code, label in REASON_LABELS.items()])
+    # django-stubs lack the enum functional API that Django's choices support.
+    Reason = models.TextChoices("Reason", [  # type: ignore[call-overload]
+        (code, (code, label)) for code, label in REASON_LABELS.items()])
 
     class Status(models.TextChoices):
         OPENED = "opened", "Opened"

@@ -6,7 +6,7 @@ them with their buttons. A read: it runs at once, on a path that cannot write (G
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, get_args
 
 from django.utils import timezone
 from pydantic import Field, model_validator
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 NAME = "get_spending"
 Category = Literal["taxi", "groceries", "coffee", "restaurants", "travel", "electronics",
                    "entertainment", "shopping"]
-assert set(Category.__args__) == set(CATEGORIES)  # one list of categories, the bank's
+assert set(get_args(Category)) == set(CATEGORIES)  # one list of categories, the bank's
 
 
 class GetSpendingArgs(ToolArgs):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import Field
@@ -115,7 +116,7 @@ def click_text(action: Mapping[str, str]) -> str:
 
 # What the customer reads of a dispute's status: on its result card (as it is now,
 # not as it was at the click) and in the bank's news when staff move it.
-STATUS_SENTENCES = {
+STATUS_SENTENCES: dict[str, Promise] = {
     Dispute.Status.OPENED: gettext_lazy(
         "Dispute %(ref)s is open. We will write to you here when it is reviewed."),
     Dispute.Status.IN_REVIEW: gettext_lazy(
@@ -123,7 +124,7 @@ STATUS_SENTENCES = {
     Dispute.Status.RESOLVED: gettext_lazy("Dispute %(ref)s is resolved in your favour."),
     Dispute.Status.REJECTED: gettext_lazy("Dispute %(ref)s was rejected."),
 }
-STATUS_WORDS = {
+STATUS_WORDS: dict[str, Promise] = {
     Dispute.Status.OPENED: gettext_lazy("open"),
     Dispute.Status.IN_REVIEW: gettext_lazy("being reviewed"),
     Dispute.Status.RESOLVED: gettext_lazy("resolved"),
