@@ -39,11 +39,12 @@ from accounts.selectors import parse_month, statement_for_month  # noqa: E402
 from accounts.services import card_block  # noqa: E402
 from bankbot.models import Conversation  # noqa: E402
 from disputes.services import dispute_open  # noqa: E402
+from tools.catalog import CATALOG  # noqa: E402
+from tools.catalog.reads import GetStatementArgs, get_statement  # noqa: E402
 from tools.context import action_context_for  # noqa: E402
 from tools.harness import GuardedHarness  # noqa: E402
 from tools.mandate import mandate_for  # noqa: E402
 from tools.proposals import proposal_confirm, proposal_create  # noqa: E402
-from tools.specs import REGISTRY, GetStatementArgs, get_statement  # noqa: E402
 
 ROUNDS = 9
 
@@ -141,7 +142,7 @@ def bench_confirm(calls: int) -> dict[str, Any]:
     ctx = action_context_for(user, conversation)
 
     def proposals_for(tool: str, args_list: list[dict[str, str]]) -> list[Any]:
-        spec = REGISTRY[tool]
+        spec = CATALOG[tool]
         return [proposal_create(ctx, spec, spec.args(**args), []) for args in args_list]
 
     dispute_proposals = iter(proposals_for("raise_dispute", [
@@ -379,7 +380,7 @@ def http_setup(proposals: int, ids_path: str, unguarded_path: str = "") -> dict[
                      start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
     conversation = Conversation.objects.create(customer=customer)
     ctx = action_context_for(customer.user, conversation)
-    spec = REGISTRY["raise_dispute"]
+    spec = CATALOG["raise_dispute"]
     with open(ids_path, "w") as ids:
         for txn in Transaction.objects.filter(account=account).order_by("id"):
             proposal = proposal_create(ctx, spec, spec.args(

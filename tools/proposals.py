@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from accounts.transactions import in_callers_transaction
 from errors import Conflict, DomainError, NotFound
+from tools.catalog import CATALOG, ToolArgs, ToolSpec
 from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
 from tools.faults import fault_point
 from tools.idempotency import (
@@ -39,7 +40,6 @@ from tools.idempotency import (
 )
 from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.provenance import Source
-from tools.specs import REGISTRY, ToolArgs, ToolSpec
 from tools.trace import trace_entry, trace_record
 
 Event = ToolCallTrace.Event
@@ -102,7 +102,7 @@ def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
     made = Proposal.objects.filter(conversation=ctx.conversation, created_at__gte=since.created_at
                                    ).exclude(status=Proposal.Status.EXPIRED)
     for proposal in made:
-        spec = REGISTRY.get(proposal.tool)
+        spec = CATALOG.get(proposal.tool)
         if spec is None or spec.grant is None:
             continue
         try:
@@ -225,7 +225,7 @@ def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] 
 def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, careful: bool
              ) -> ConfirmOutcome:
     proposal, ctx, key = claim.proposal, claim.ctx, claim.key
-    spec = REGISTRY[proposal.tool]
+    spec = CATALOG[proposal.tool]
     started = time.perf_counter()
     fault_point("before_service")
     args = spec.args.model_validate(proposal.args)

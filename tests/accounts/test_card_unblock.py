@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import Card, CardUnblock
 from accounts.services import card_block, card_unblock
 from errors import Conflict, InvalidInput, NotPermitted
-from tools.specs import REGISTRY
+from tools.catalog import CATALOG
 
 
 @pytest.fixture
@@ -103,12 +103,12 @@ def test_it_refuses_staff_without_the_unblock_permission(blocked_card):
 
 
 def test_the_chat_offers_only_the_customers_own_unblock_and_only_as_a_proposal(alice):
-    unblocking = [spec for spec in REGISTRY.values() if "unblock" in spec.name]
+    unblocking = [spec for spec in CATALOG.values() if "unblock" in spec.name]
     assert [spec.name for spec in unblocking] == ["unblock_card"]
     spec = unblocking[0]
     assert spec.effect == "write" and "cards:unblock" in spec.scopes
     assert "card_unblock_own" in spec.run.__code__.co_names  # never the staff service
-    assert not [s for s in REGISTRY.values() if card_unblock.__name__ in s.run.__code__.co_names]
+    assert not [s for s in CATALOG.values() if card_unblock.__name__ in s.run.__code__.co_names]
 
 
 def test_it_keeps_unblock_records_append_only(blocked_card, staff):

@@ -15,8 +15,10 @@ from django.test import Client
 
 from accounts.models import Customer
 from bankbot.models import Conversation
+from tools.catalog import CATALOG
+from tools.catalog.block_card import BlockCardArgs
+from tools.catalog.raise_dispute import RaiseDisputeArgs
 from tools.models import Proposal
-from tools.specs import REGISTRY, BlockCardArgs, RaiseDisputeArgs
 
 ORIGIN = "http://127.0.0.1"
 HOSTILE = '<script>alert(1)</script><img src=//elsewhere.example/x.png> hx-get="/admin/"'
@@ -43,7 +45,7 @@ def make_proposal(conversation: Conversation, tool: str = "block_card",
     from tools.provenance import Source
 
     ctx = action_context_for(conversation.customer.user, conversation)
-    spec = REGISTRY[tool]
+    spec = CATALOG[tool]
     model = {"block_card": BlockCardArgs, "raise_dispute": RaiseDisputeArgs}[tool]
     return proposal_create(ctx, spec, model(**(args or {"card": "4242"})),
                            [Source(**s) for s in sources or []])

@@ -113,9 +113,9 @@ def _cut_db_inside_the_service() -> None:
 
     from django.db import transaction
 
-    from tools.specs import REGISTRY
+    from tools.catalog import CATALOG
 
-    spec = REGISTRY["raise_dispute"]
+    spec = CATALOG["raise_dispute"]
 
     def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
         with transaction.atomic():
@@ -124,7 +124,7 @@ def _cut_db_inside_the_service() -> None:
             sys.stdin.readline()
         return result
 
-    REGISTRY["raise_dispute"] = dataclasses.replace(spec, run=run)
+    CATALOG["raise_dispute"] = dataclasses.replace(spec, run=run)
 
 
 def _healthz() -> dict[str, Any]:

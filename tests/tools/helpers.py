@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from accounts.models import Card
+from tools.catalog import CATALOG
+from tools.catalog.block_card import BlockCardArgs
 from tools.context import action_context_for
 from tools.models import Proposal
 from tools.proposals import proposal_create
-from tools.specs import REGISTRY, BlockCardArgs
 
 
 def fresh_block_proposal(customer, conversation, last4: str = "4242") -> Proposal:
@@ -15,4 +16,4 @@ def fresh_block_proposal(customer, conversation, last4: str = "4242") -> Proposa
     Card.objects.filter(account__customer=customer, last4=last4).update(
         status="active", blocked_at=None, block_key=None, blocked_by="")
     ctx = action_context_for(customer.user, conversation)
-    return proposal_create(ctx, REGISTRY["block_card"], BlockCardArgs(card=last4), [])
+    return proposal_create(ctx, CATALOG["block_card"], BlockCardArgs(card=last4), [])

@@ -17,6 +17,7 @@ from disputes.models import Dispute
 from disputes.services import dispute_open
 from errors import Conflict, NotFound
 from tests.tools.helpers import fresh_block_proposal
+from tools.catalog import CATALOG
 from tools.context import InvalidAuthorizationContext
 from tools.faults import ResponseLost, inject_fault
 from tools.idempotency import TemporarilyUnavailable
@@ -28,7 +29,6 @@ from tools.proposals import (
     proposal_confirm,
     proposal_decline,
 )
-from tools.specs import REGISTRY
 
 
 @pytest.fixture
@@ -225,8 +225,8 @@ def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(
         card_block(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key)
         raise Conflict("Refused after writing.", code="refused_late")
 
-    spec = REGISTRY["block_card"]
-    monkeypatch.setitem(REGISTRY, "block_card", dataclasses.replace(spec, run=blocks_then_refuses))
+    spec = CATALOG["block_card"]
+    monkeypatch.setitem(CATALOG, "block_card", dataclasses.replace(spec, run=blocks_then_refuses))
     outcome = confirm(alice.user, block_proposal)
     assert outcome.response["status"] == "failed"
     assert outcome.response["error"]["code"] == "refused_late"

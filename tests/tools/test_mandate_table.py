@@ -22,11 +22,11 @@ from accounts.money import amount_values
 from bankbot.models import Conversation
 from tests.tools.conftest import WORLD
 from tests.tools.mandate_cases import CASES
+from tools.catalog import CATALOG
 from tools.context import action_context_for
 from tools.grammar import DEFAULT_REASON, REASONS
 from tools.mandate import mandate_for
 from tools.policy import denial_reason
-from tools.specs import REGISTRY
 
 GUARANTEES_DOC = Path(__file__).resolve().parents[2] / "docs" / "guarantees.md"
 
@@ -79,7 +79,7 @@ def _allowed(customer: Customer, message: str) -> set[tuple[str, str, str, str]]
                              mandate=mandate_for(customer=customer, text=message))
     allowed = set()
     for tool, raw, code in _every_write(message):
-        spec = REGISTRY[tool]
+        spec = CATALOG[tool]
         if denial_reason(ctx, spec, spec.args.model_validate(raw)) is None:
             allowed.add(code)
     return allowed

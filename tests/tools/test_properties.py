@@ -16,9 +16,9 @@ from accounts.models import Card
 from disputes.models import Dispute
 from errors import DomainError
 from tests.tools.helpers import fresh_block_proposal
+from tools.catalog import CATALOG
 from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.proposals import ConfirmOutcome, args_digest, proposal_confirm, proposal_decline
-from tools.specs import REGISTRY
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
@@ -30,7 +30,7 @@ field_names = st.sampled_from(["month", "card", "transaction", "amount", "reason
                                "account_id", "customer", "next_action"]) | st.text(max_size=10)
 arguments = st.dictionaries(field_names, json_values, max_size=5) | json_values
 raw = arguments.map(lambda a: json.dumps(a)) | arguments | st.text(max_size=60)
-names = st.sampled_from(list(REGISTRY)) | st.text(max_size=20) | st.none() | st.integers()
+names = st.sampled_from(list(CATALOG)) | st.text(max_size=20) | st.none() | st.integers()
 texts = st.sampled_from(["", "block my card 4242", "dispute T-1001", "dispute all of them",
                          "заблокируй карту 5505", "what did I spend?"])
 
