@@ -1,3 +1,5 @@
+"""The bank's own records: customers, accounts, cards and transactions."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,5 @@
+"""The chat, with the project around it; staff's dispute moves are connected to it here."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,5 @@
+"""``GET /healthz``: whether this worker reaches its database."""
+
 from __future__ import annotations
 
 from django.db import DatabaseError, connection

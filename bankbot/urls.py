@@ -1,3 +1,5 @@
+"""Every HTTP route: the chat's pages and posts, sign-in, admin, the lab and /healthz."""
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path

@@ -1,3 +1,5 @@
+"""WSGI entry point (the app is served by Daphne through asgi.py; this is for tools that want WSGI)."""
+
 import os
 
 from django.core.wsgi import get_wsgi_application

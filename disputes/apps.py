@@ -1,3 +1,5 @@
+"""Disputes and their review; the Support group is rebuilt after every migrate."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

@@ -1,3 +1,5 @@
+"""The tool harness: the catalog, the mandate, proposals, confirmations and the trace."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,5 @@
+"""``manage.py purge_idempotency``: forget stored responses past their retention."""
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand

@@ -1,3 +1,5 @@
+"""``manage.py tools_doc [--check]``: docs/tools.md, generated from the tool catalog."""
+
 from __future__ import annotations
 
 from pathlib import Path
