@@ -1,16 +1,7 @@
-"""A turn's fragments on their way to the browser: in order, the text coalesced.
-
-The model streams its answer a word or a token at a time. Sending each delta as
-its own fragment cost one channel-layer ``group_send`` and one WebSocket frame
-per word — most of what a turn cost the workers (docs/benchmarks.md, part c).
-Here the text waits until ``interval`` has passed since the turn's last frame,
-or until ``max_chars`` have gathered, and then goes as one fragment. Any other
-fragment (a statement table, a confirm card, the final answer) takes the
-waiting text with it, ahead of itself in the same frame, so order is kept and
-no text is ever left behind: the htmx ``ws`` extension applies every top-level
-element of a frame in turn.
-
-The clock is injected, so the rule is tested without waiting on a real one.
+"""A turn's fragments on their way to the browser: in order, the text coalesced into
+a frame every ``interval`` or ``max_chars`` (one frame a word was most of a turn's
+cost: docs/benchmarks.md, part c). Any other fragment takes the waiting text with it,
+ahead of itself, so nothing is reordered or left behind. The clock is injected.
 """
 
 from __future__ import annotations

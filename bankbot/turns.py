@@ -1,16 +1,8 @@
-"""Turns in flight: how many conversations one worker answers at once, and where.
-
-A turn is synchronous (the agent loop, the harness, the database) and spends
-nearly all of its time waiting for the model. It runs on a thread of this
-module's own pool, sized by ``BANKBOT_MAX_TURNS_PER_WORKER``, not on the event
-loop's default executor (min(32, CPUs + 4) threads: six on two cores, so the
-seventh customer waited whole model rounds). A waiting thread costs memory, not
-CPU, and holds no database connection (``agent._release_connection``).
-
-``TurnSlots`` bounds the turns in flight: a customer beyond the bound is told to
-wait, never queued in silence. A turn may be asked to stop (its customer left,
-the worker is shutting down): it stops before its next model call, and its slot
-is free when its thread is.
+"""Turns in flight on one worker: a thread pool of its own, sized by
+``BANKBOT_MAX_TURNS_PER_WORKER`` (a turn mostly waits for the model, holding no
+database connection), and ``TurnSlots``, which tells a customer beyond the bound to
+wait instead of queueing them in silence. A turn asked to stop stops before its next
+model call. Why a pool of its own and what it costs: docs/scaling.md.
 """
 
 from __future__ import annotations

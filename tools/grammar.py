@@ -1,16 +1,7 @@
-"""The request grammar: which actions a customer's message plainly asks for (G7).
-
-A deterministic English/Russian reader over whole words. It grants an operation
-only for a plain, present request to perform it: an imperative ("block card
-4242", «заблокируйте карту»), a wish ("I want to dispute…", «хочу оспорить…»),
-a polite ask ("could you block…", «можете заблокировать…»), or the opening of
-a dispute ("open a dispute", «откройте спор»). Negations, questions about
-state, reports of the past and words that merely contain a verb grant nothing.
-
-Precision first: a message with any sign of another mood — a condition, an
-exception, a correction, a hedge, reported speech, a deferral — grants nothing
-at all; the assistant then offers the buttons, and the customer loses one click.
-The rules and their known limits: docs/guarantees.md, G7.
+"""The request grammar: which actions a customer's message plainly asks for (G7),
+read deterministically in English and Russian over whole words. Precision first: any
+sign of another mood grants nothing, and the assistant offers the buttons instead.
+What grants and what does not, and the known limits: docs/guarantees.md, G7.
 """
 
 from __future__ import annotations
