@@ -3,8 +3,9 @@
 Attackers split keywords with invisible characters, write "blосk" with Cyrillic
 letters, use fullwidth forms, smuggle ASCII in Unicode tag characters or wrap an
 instruction in base64. A keyword filter misses all of these; an LLM reads
-straight through them. Only the compromised personality uses this (via
-injection.py).
+straight through them. The compromised offline model reads external text through
+this (bankbot/llm/injection.py), and provenance (tools/provenance.py) judges it as
+read this way, so both see what an LLM would.
 """
 
 from __future__ import annotations

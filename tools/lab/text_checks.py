@@ -5,7 +5,7 @@ the bank did not write. Written apart from the answer check the guarded harness
 runs (bankbot/output_checks.py) on purpose: a judge that shared the guard's
 detector would share its blind spots. Amounts are read by ``accounts.money``
 (the one reader of amounts, words included); text is first normalised as a
-model reads it (``bankbot.llm.reveal.normalise``: invisible characters dropped,
+model reads it (``tools.reveal.normalise``: invisible characters dropped,
 NFKC, look-alike letters resolved), so "+7\u200b 700…" is still a phone number.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from accounts.money import amounts_in
-from bankbot.llm.reveal import normalise
+from tools.reveal import normalise
 
 # Dates, times and references are digits in groups too: blanked before phones are read.
 _NOT_PHONES = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b"
