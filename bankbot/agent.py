@@ -22,6 +22,7 @@ from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
     ChatCompletionFunctionToolParam,
+    ChatCompletionMessageFunctionToolCall,
     ChatCompletionMessageParam,
     ChatCompletionMessageToolCallParam,
     ChatCompletionSystemMessageParam,
@@ -40,10 +41,12 @@ from bankbot.llm.client import client_for
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import Known, StreamGate, check_answer
+from bankbot.selection import selected_call, selection_answer
 from bankbot.turns import StopSignal
+from errors import DomainError
 from tools.catalog import CATALOG
 from tools.context import ActionContext, action_context_for
-from tools.harness import GuardedHarness, Harness
+from tools.harness import GuardedHarness, Harness, OutcomeStatus
 from tools.mandate import Mandate, mandate_for
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposals_spending
@@ -117,6 +120,8 @@ def run_turn(
                                and not config.is_offline) else None, model=config.model)
     ctx = action_context_for(user, conversation, mandate=mandate)
     ctx.spent.update(proposals_spending(ctx, since=customer_message))
+    if harness_factory is None and (click := selected_call(ctx, customer_message)) is not None:
+        return _answer_click(conversation, ctx, click, on_event)
     factory = harness_factory or GuardedHarness
     harness = factory(ctx, _sources_seen(conversation))
     try:
@@ -172,6 +177,28 @@ def run_turn(
         log.warning("model failure: %s", error)
         return _fail(conversation, ctx, "model_error", "The assistant's answer could not be "
                      "read. Your message is saved; press Retry.", on_event)
+
+
+def _answer_click(conversation: Conversation, ctx: ActionContext,
+                  click: ChatCompletionMessageFunctionToolCall | DomainError,
+                  on_event: Callable[[TurnEvent], None]) -> Message:
+    """A click on a row's button (bankbot/selection.py): its one call, through a
+    harness that has read nothing (no text shaped it), then a line — no model."""
+    if isinstance(click, DomainError):
+        return _finish(conversation, click.message, ctx, on_event)
+    answers: list[dict[str, Any]] = []
+
+    def seen(event: TurnEvent) -> None:
+        if event.kind == TurnEvent.Kind.TOOL and event.data is not None:
+            answers.append(event.data)
+        on_event(event)
+
+    _store_tool_calls(conversation, "", [click])
+    _run_tool(conversation, GuardedHarness(ctx, []), click, seen)
+    answer = answers[-1] if answers else {}
+    return _finish(conversation, selection_answer(
+        answer.get("status") == OutcomeStatus.AWAITING_CONFIRMATION,
+        str((answer.get("error") or {}).get("message", ""))), ctx, on_event)
 
 
 def turn_mandate(conversation: Conversation, customer_message: Message, *,

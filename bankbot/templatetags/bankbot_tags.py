@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from disputes.reasons import REASON_LABELS
 from tools.catalog import CATALOG, ArgLabel, ui_actions_for
 from tools.models import Proposal
+from tools.provenance import MENTIONS_TARGET
 
 register = template.Library()
 
@@ -92,6 +93,14 @@ class Picker:
     current: str
 
 
+@dataclass(frozen=True)
+class Warned:
+    """An external text the card quotes, and why it could have shaped the proposal."""
+
+    excerpt: str
+    why: str
+
+
 @dataclass
 class ProposalCard:
     proposal: Proposal
@@ -99,7 +108,7 @@ class ProposalCard:
     rows: list[tuple[str, str]]
     action: str = ""  # the action in the page's language, from the stored arguments
     authors: str = ""
-    excerpts: list[str] = field(default_factory=list)
+    excerpts: list[Warned] = field(default_factory=list)
     more: int = 0  # further excerpts not shown
     result: dict[str, Any] = field(default_factory=dict)
     error: str = ""
@@ -138,11 +147,17 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     for key, value in proposal.args.items():
         arg = labels.get(key, ArgLabel(key))
         rows.append((str(arg.label), _shown(arg.kind, value)))
-    sources = proposal.external_sources or []
+    # Only the texts that could have shaped it (tools/provenance.py, shown_because);
+    # admin lists every text read before it.
+    sources = [s for s in proposal.external_sources or [] if s.get("shown") and s.get("excerpt")]
     authors = sorted({_AUTHORS.get(s.get("author"), lambda: _("someone else"))() for s in sources})
-    # The longest texts first: a merchant's name is rarely where instructions hide.
-    excerpts = sorted(dict.fromkeys(s.get("excerpt", "") for s in sources if s.get("excerpt")),
-                      key=len, reverse=True)
+    why: dict[str, list[str]] = {}
+    for source in sources:
+        why.setdefault(source["excerpt"], []).extend(source["shown"])
+    # Texts that name the target first, then the longest: a merchant's name is rarely
+    # where instructions hide.
+    excerpts = sorted((Warned(excerpt, _why(spec, reasons)) for excerpt, reasons in why.items()),
+                      key=lambda w: (MENTIONS_TARGET not in why[w.excerpt], -len(w.excerpt)))
     response = proposal.result or {}
     status = proposal.status
     states: dict[str, str] = {
@@ -170,13 +185,22 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     )
 
 
+def _why(spec: Any, reasons: list[str]) -> str:
+    """Why the card quotes a text, in the page's language."""
+    if MENTIONS_TARGET in reasons:
+        if spec is not None and spec.target is not None and spec.target.kind == "card":
+            return _("It names this card.")
+        return _("It is about this transaction.")
+    return _("It reads like an instruction, and the assistant read it just before proposing this.")
+
+
 def _picker(spec: Any, proposal: Proposal) -> Picker | None:
     """The first extra field its button may send (a dispute's reason), as a choice."""
     if spec.ui is None or spec.target is None or not spec.ui.extras:
         return None
     name, codes = next(iter(spec.ui.extras.items()))
     arg = spec.arg_labels.get(name, ArgLabel(name))
-    return Picker(operation=spec.name, target=str(proposal.args.get(spec.target.key, "")),
+    return Picker(operation=spec.name, target=str(proposal.args.get(spec.target.kind, "")),
                   field=name, label=str(arg.label),
                   choices=sorted(((code, _shown(arg.kind, code)) for code in codes),
                                  key=lambda choice: choice[1]),
