@@ -19,7 +19,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("lab/", include("tools.lab.urls")),
+    path("lab/", include("bankbot.lab.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -24,8 +24,9 @@ def as_json(value: Any) -> str:
 @register.filter
 def unique_texts(sources: Any) -> list[dict[str, Any]]:
     """A proposal's external sources, each text once (in the order first read),
-    with the tools that read it and how often: a statement read twice and a
-    search quote the same merchant's text three times, and staff need it once."""
+    with the tools that read it, how often, and why the customer's card quoted it
+    (if it did): a statement read twice and a search quote the same merchant's text
+    three times, and staff need it once."""
     texts: dict[tuple[str, str], dict[str, Any]] = {}
     for source in sources or []:
         excerpt = str(source.get("excerpt", ""))
@@ -33,9 +34,20 @@ def unique_texts(sources: Any) -> list[dict[str, Any]]:
             continue
         key = (str(source.get("author", "")), excerpt)
         text = texts.setdefault(key, {"excerpt": excerpt, "author": key[0], "tools": [],
-                                      "reads": 0})
+                                      "reads": 0, "shown": []})
         text["reads"] += 1
         tool = str(source.get("tool", ""))
         if tool and tool not in text["tools"]:
             text["tools"].append(tool)
+        # Why the customer's confirm card quoted it (tools/provenance.py marks them).
+        for reason in source.get("shown") or []:
+            words = SHOWN_BECAUSE.get(str(reason), str(reason))
+            if words not in text["shown"]:
+                text["shown"].append(words)
     return list(texts.values())
+
+
+# The harness's marks (tools/provenance.py) as staff read them; disputes does not
+# import the harness, so the two codes are spelt here.
+SHOWN_BECAUSE = {"mentions_target": "names the disputed transaction",
+                 "instruction_this_turn": "reads like an instruction, read in the proposing turn"}

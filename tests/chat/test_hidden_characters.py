@@ -36,7 +36,7 @@ def test_a_statement_in_the_chat_shows_them(client_for, alice, alice_conversatio
 
 def test_a_confirm_cards_excerpts_show_them(client_for, alice, alice_conversation):
     source = {"tool": "get_statement", "field": "transactions[0].description",
-              "author": "merchant", "excerpt": HIDDEN}
+              "author": "merchant", "excerpt": HIDDEN, "mentions": ["4242"]}
     proposal = make_proposal(alice_conversation, sources=[source], card="4242")
     html = client_for(alice).post(f"/proposals/{proposal.public_id}/decline",
                                    HTTP_HX_REQUEST="true").content.decode()

@@ -108,7 +108,7 @@ def test_streamed_fragments_escape_tool_and_model_text(alice_conversation):
 def test_the_confirm_card_escapes_the_external_text_it_warns_about(client_for, alice,
                                                                    alice_conversation):
     source = {"tool": "get_statement", "field": "transactions[0].description",
-              "author": "merchant", "excerpt": HOSTILE}
+              "author": "merchant", "excerpt": HOSTILE, "mentions": ["4242"]}
     proposal = make_proposal(alice_conversation, sources=[source], card="4242")
     html = client_for(alice).post(f"/proposals/{proposal.public_id}/decline",
                                   HTTP_HX_REQUEST="true").content.decode()

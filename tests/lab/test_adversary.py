@@ -15,11 +15,11 @@ import pytest
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from bankbot.agent import MAX_TOOL_STEPS
+from bankbot.lab.clients import RequestLog, client_for
+from bankbot.lab.runner import run_scenario
+from bankbot.lab.schema import Scenario, Setup
+from bankbot.lab.templating import Renderer
 from tests.lab.conftest import WORLD, scenario
-from tools.lab.clients import RequestLog, client_for
-from tools.lab.runner import run_scenario
-from tools.lab.schema import Scenario, Setup
-from tools.lab.templating import Renderer
 
 REASONS = ["not_recognised", "charged_twice", "not_received", "wrong_amount", "cancelled"]
 SYSTEM = {"role": "system", "content": "You are BankBot. Today is 2026-03-15. Be brief."}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tools.lab.headline import HEADLINE_PATH, REFRESH, headline_read
-from tools.lab.loader import load_builtin
-from tools.lab.runner import run_corpus
+from bankbot.lab.headline import HEADLINE_PATH, REFRESH, headline_read
+from bankbot.lab.loader import load_builtin
+from bankbot.lab.runner import run_corpus
 
 
 @pytest.fixture(scope="module")

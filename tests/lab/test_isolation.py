@@ -8,10 +8,10 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 
+from bankbot.lab.isolation import isolated_database
+from bankbot.lab.loader import load_file
+from bankbot.lab.runner import run_scenario
 from tests.lab.conftest import scenario
-from tools.lab.isolation import isolated_database
-from tools.lab.loader import load_file
-from tools.lab.runner import run_scenario
 
 
 def row_counts() -> dict[str, int]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from bankbot.lab.judge import Evidence, judge
+from bankbot.lab.schema import Scenario
+from bankbot.lab.world import BankRecords
 from tests.lab.conftest import scenario
-from tools.lab.judge import Evidence, judge
-from tools.lab.schema import Scenario
-from tools.lab.world import BankRecords
 
 NO_CHANGE = {"disputes_opened": [], "cards_blocked": []}
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.db import IntegrityError
 
 from accounts.models import Card
+from bankbot.lab.runner import run_scenario
+from bankbot.lab.schema import Scenario
 from tests.lab.conftest import WORLD, scenario
-from tools.lab.runner import run_scenario
-from tools.lab.schema import Scenario
 
 
 def alice_with(description: str) -> dict:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from bankbot.lab.schema import Scenario
+from bankbot.lab.templating import Renderer
 from bankbot.llm.injection import reveal
 from tests.lab.conftest import scenario
-from tools.lab.schema import Scenario
-from tools.lab.templating import Renderer
 
 NOW = datetime(2026, 3, 4, 15, 30, tzinfo=ZoneInfo("Asia/Almaty"))
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import Card
+from bankbot.lab.loader import LabFileError, load_file
+from bankbot.lab.runner import run_scenario
+from bankbot.lab.schema import Scenario
+from bankbot.lab.templating import Renderer
+from bankbot.lab.world import world_build
 from tests.lab.conftest import WORLD, scenario
-from tools.lab.loader import LabFileError, load_file
-from tools.lab.runner import run_scenario
-from tools.lab.schema import Scenario
-from tools.lab.templating import Renderer
-from tools.lab.world import world_build
 
 
 def world(alice_cards: list[dict], bob_cards: list[dict] | None = None) -> dict:
@@ -37,8 +37,8 @@ def scripted(calls: list[dict], say: str = "Show my statement for {{ month_of T-
 def test_the_world_records_who_blocked_each_card(lab_access):
     from django.utils import timezone
 
-    from tools.lab.isolation import isolated_database
-    from tools.lab.schema import Setup
+    from bankbot.lab.isolation import isolated_database
+    from bankbot.lab.schema import Setup
 
     setup = Setup.model_validate(world([*CARDS, {"last4": "9999", "status": "blocked"}]))
     with isolated_database():

@@ -138,7 +138,7 @@ def test_the_checker_catches_a_stale_pointer():
     assert not source.knows("agent.known_text_gone")
     assert _path_exists("tools/proposals.py") and _path_exists("tools/catalog/")
     assert _path_exists("templates/bankbot/stream.html#receipt")
-    assert not _path_exists("tools/lab/gone.py")
+    assert not _path_exists("bankbot/lab/gone.py")
     assert not _path_exists("templates/bankbot/stream.html#gone")
 
 

@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from tools.lab.templating import template_problems
+from bankbot.lab.templating import template_problems
 
 Vector = Literal["transaction_description", "merchant_name", "staff_note", "customer_message",
                  "tool_error"]

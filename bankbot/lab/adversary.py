@@ -33,8 +33,8 @@ from typing import Any
 import httpx2
 
 from bankbot.agent import MAX_TOOL_STEPS
-from bankbot.llm.reveal import reveal
-from tools.lab.wire import nullable_parameters, sse_response
+from bankbot.lab.wire import nullable_parameters, sse_response
+from tools.reveal import reveal
 
 MONTHS_BACK = 13  # previous months read besides the current one
 # Tool-call rounds per turn: the agent allows MAX_TOOL_STEPS model calls, and

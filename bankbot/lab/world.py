@@ -20,10 +20,10 @@ from django.utils import timezone
 
 from accounts.models import Account, Card, CardUnblock, Customer, Transaction
 from accounts.selectors import statement_for_month
-from bankbot.llm.reveal import normalise
+from bankbot.lab.schema import Setup
+from bankbot.lab.templating import Renderer
 from disputes.models import Dispute, DisputeReview
-from tools.lab.schema import Setup
-from tools.lab.templating import Renderer
+from tools.reveal import normalise
 
 MERCHANT_MAX = 200
 BRAND_MAX = 20

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from bankbot.llm.months import ENGLISH_MONTHS
 
 if TYPE_CHECKING:
-    from tools.lab.schema import Setup
+    from bankbot.lab.schema import Setup
 
 TEMPLATE = re.compile(r"\{\{\s*(?P<name>[a-z_0-9]+)(?:\s+(?P<arg>.*?))?\s*\}\}", re.DOTALL)
 ZERO_WIDTH_SPACE = "\u200b"

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tools.lab.runner import BEHAVIOURS, HARNESSES, RunResult
-from tools.lab.schema import TECHNIQUES
+from bankbot.lab.runner import BEHAVIOURS, HARNESSES, RunResult
+from bankbot.lab.schema import TECHNIQUES
 
 LOW_INFORMATIVE = 0.8  # DESIGN.md, "Injection Lab": scores say how informative they are
 TOTAL = "total"

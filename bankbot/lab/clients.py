@@ -18,11 +18,11 @@ import httpx2
 import openai
 from django.conf import settings
 
+from bankbot.lab.adversary import AdversaryModel
+from bankbot.lab.schema import ScriptedModel, ScriptedReply
+from bankbot.lab.templating import Renderer
+from bankbot.lab.wire import nullable_parameters, sse_response
 from bankbot.llm import ModelConfig, OfflineModel, make_client
-from tools.lab.adversary import AdversaryModel
-from tools.lab.schema import ScriptedModel, ScriptedReply
-from tools.lab.templating import Renderer
-from tools.lab.wire import nullable_parameters, sse_response
 
 SCRIPT_EXHAUSTED = "That is all I can do here."
 

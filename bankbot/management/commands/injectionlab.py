@@ -22,14 +22,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tools.lab.clients import model_label
-from tools.lab.headline import ADVERSARY, HEADLINE_PATH, headline, headline_write
-from tools.lab.judge import CONFIRM_ALL
-from tools.lab.loader import LabFileError, builtin_paths, load_paths
-from tools.lab.report import report_data, write_html, write_json
-from tools.lab.runner import BEHAVIOURS, HARNESSES, MODEL_CHOICES, RunResult, run_corpus
-from tools.lab.schema import Scenario
-from tools.lab.scores import (
+from bankbot.lab.clients import model_label
+from bankbot.lab.headline import ADVERSARY, HEADLINE_PATH, headline, headline_write
+from bankbot.lab.judge import CONFIRM_ALL
+from bankbot.lab.loader import LabFileError, builtin_paths, load_paths
+from bankbot.lab.report import report_data, write_html, write_json
+from bankbot.lab.runner import BEHAVIOURS, HARNESSES, MODEL_CHOICES, RunResult, run_corpus
+from bankbot.lab.schema import Scenario
+from bankbot.lab.scores import (
     LOW_INFORMATIVE,
     guarded_breached,
     informative,

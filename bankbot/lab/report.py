@@ -16,10 +16,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from accounts.text import reveal_hidden
-from tools.lab.guarantees import EXPLANATIONS
-from tools.lab.runner import RunResult
-from tools.lab.schema import Scenario
-from tools.lab.scores import Informative, Score
+from bankbot.lab.guarantees import EXPLANATIONS
+from bankbot.lab.runner import RunResult
+from bankbot.lab.schema import Scenario
+from bankbot.lab.scores import Informative, Score
 
 
 def report_data(scenarios: list[Scenario], results: list[RunResult], found: list[Score],

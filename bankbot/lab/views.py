@@ -2,12 +2,12 @@
 
 For bank staff (``is_staff``): trainees are employees learning how prompt
 injection works, and a run costs a few hundred milliseconds of CPU. Runs use
-the lab's isolated database (tools/lab/isolation.py), never the bank's data,
+the lab's isolated database (bankbot/lab/isolation.py), never the bank's data,
 and only in-process models: a scenario that asks for the configured (possibly
 remote, paid) model runs from the command line only. A trainee may swap in the
-adversary (tools/lab/adversary.py) to see one scenario's worst case; the
+adversary (bankbot/lab/adversary.py) to see one scenario's worst case; the
 corpus-wide headline is too slow for a request, so the index shows the stored
-one (tools/lab/headline.py).
+one (bankbot/lab/headline.py).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.text import reveal_hidden
-from tools.lab.guarantees import EXPLANATIONS
-from tools.lab.headline import ADVERSARY, HEADLINE_PATH, REFRESH, headline_read
-from tools.lab.loader import load_builtin
-from tools.lab.report import informative_view, run_view
-from tools.lab.runner import BEHAVIOURS, HARNESSES, run_scenario
-from tools.lab.schema import SayStep, Scenario
-from tools.lab.templating import Renderer
+from bankbot.lab.guarantees import EXPLANATIONS
+from bankbot.lab.headline import ADVERSARY, HEADLINE_PATH, REFRESH, headline_read
+from bankbot.lab.loader import load_builtin
+from bankbot.lab.report import informative_view, run_view
+from bankbot.lab.runner import BEHAVIOURS, HARNESSES, run_scenario
+from bankbot.lab.schema import SayStep, Scenario
+from bankbot.lab.templating import Renderer
 
 # What a trainee may run a scenario with: its own model, or the worst case.
 MODELS = ("scenario", ADVERSARY)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tools.lab import views
+from bankbot.lab import views
 
 app_name = "lab"
 

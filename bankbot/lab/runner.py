@@ -24,16 +24,13 @@ from django.utils import timezone
 
 from accounts.errors import DomainError
 from bankbot.chat import confirmation_note, conversation_start, message_customer_add
-from bankbot.llm.reveal import reveal
-from bankbot.models import Conversation, Message
-from tools.catalog import CATALOG
-from tools.lab.clients import RequestLog, client_for, model_label
-from tools.lab.isolation import isolated_database, migrated_template
-from tools.lab.judge import CONFIRM_ALL, Evidence, judge
-from tools.lab.loop import TurnRecord, UpstreamFaults, lab_turn
-from tools.lab.schema import CARD_TOOLS, SayStep, Scenario, ScriptedModel
-from tools.lab.templating import Renderer
-from tools.lab.world import (
+from bankbot.lab.clients import RequestLog, client_for, model_label
+from bankbot.lab.isolation import isolated_database, migrated_template
+from bankbot.lab.judge import CONFIRM_ALL, Evidence, judge
+from bankbot.lab.loop import TurnRecord, UpstreamFaults, lab_turn
+from bankbot.lab.schema import CARD_TOOLS, SayStep, Scenario, ScriptedModel
+from bankbot.lab.templating import Renderer
+from bankbot.lab.world import (
     ScenarioError,
     World,
     bank_records,
@@ -43,8 +40,11 @@ from tools.lab.world import (
     state_snapshot,
     world_build,
 )
+from bankbot.models import Conversation, Message
+from tools.catalog import CATALOG
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm
+from tools.reveal import reveal
 
 HARNESSES = ("naive", "guarded")
 BEHAVIOURS = ("never-click", "confirm-all")

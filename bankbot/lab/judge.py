@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from bankbot.lab.schema import CARD_TOOLS, ExpectedProposal, Scenario
+from bankbot.lab.text_checks import amounts_stated, contacts_in, readable
+from bankbot.lab.world import BankRecords
 from disputes.reasons import DISPUTE_REASONS
 from tools.catalog import CATALOG
-from tools.lab.schema import CARD_TOOLS, ExpectedProposal, Scenario
-from tools.lab.text_checks import amounts_stated, contacts_in, readable
-from tools.lab.world import BankRecords
 
 CONFIRM_ALL = "confirm-all"
 NEVER_CLICK = "never-click"

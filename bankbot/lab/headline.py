@@ -1,7 +1,7 @@
 """The lab's headline: what the adversary got through the guarded harness from a
 customer who confirms every card, and how informative that figure is.
 
-The adversary tries every write the tools accept (tools/lab/adversary.py), so
+The adversary tries every write the tools accept (bankbot/lab/adversary.py), so
 the figure proves the mandate, not a model's restraint. It takes the whole
 corpus — tens of seconds, too long for a page request — so
 ``injectionlab --model adversary --headline`` stores it in headline.json beside
@@ -16,9 +16,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from tools.lab.judge import CONFIRM_ALL
-from tools.lab.runner import RunResult
-from tools.lab.scores import Informative, Score
+from bankbot.lab.judge import CONFIRM_ALL
+from bankbot.lab.runner import RunResult
+from bankbot.lab.scores import Informative, Score
 
 ADVERSARY = "adversary"
 HEADLINE_PATH = Path(__file__).with_name("headline.json")

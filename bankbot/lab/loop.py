@@ -16,10 +16,10 @@ from typing import Any
 import openai
 
 from bankbot.agent import run_turn
+from bankbot.lab.schema import ToolErrorSpec
 from bankbot.models import Conversation, Message
 from tools.context import ActionContext
 from tools.harness import GuardedHarness, ToolOutcome
-from tools.lab.schema import ToolErrorSpec
 from tools.naive import NaiveHarness
 from tools.policy import Denial
 from tools.provenance import Source

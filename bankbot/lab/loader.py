@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from tools.lab.schema import Scenario
+from bankbot.lab.schema import Scenario
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 PARAM = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
