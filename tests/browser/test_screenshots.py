@@ -7,6 +7,7 @@ otherwise the test only checks that each one is there.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SCREENS = ["login.png", "chat-statement.png", "confirm-card.png", "confirm-result.png",
-           "phone-chat.png", "phone-statement.png", "chat-russian.png"]
+           "phone-chat.png", "phone-statement.png", "chat-russian.png", "dispute-news.png"]
 UPDATE = os.environ.get("BANKBOT_UPDATE_SCREENSHOTS") == "1"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -85,6 +86,47 @@ def test_take_screenshots(browser: Browser, server: LiveServer) -> None:
     expect(page.locator('[data-state="done"]')).to_be_visible()
     shoot(page, ".proposal--pending", "chat-russian.png")
     russian.close()
+
+    shoot_dispute_news(browser, server)
+
+
+def shoot_dispute_news(browser: Browser, server: LiveServer) -> None:
+    """Alice disputes a row with its button; support moves the dispute in admin with a
+    note for her; the news arrives in her open chat."""
+    from accounts.models import Transaction
+    from disputes.models import Dispute
+
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    sign_in(page, server, "alice", "alice-demo-2026")
+    page.get_by_role("button", name="Show last month's statement").click()
+    expect(page.locator('[data-state="done"]').last).to_be_visible()
+    shown = [re.sub(r"^Dispute (T-\d+)…$", r"\1", name) for name in page.locator(
+        ".txn-table").last.get_by_role("button", name=re.compile(r"^Dispute T-\d+…$")
+    ).evaluate_all("buttons => buttons.map(b => b.getAttribute('aria-label'))")]
+    free = Transaction.objects.filter(reference__in=shown, disputes__isnull=True).order_by(
+        "-amount").first()  # a row nobody disputed yet
+    assert free is not None, shown
+    page.get_by_role("button", name=f"Dispute {free.reference}…").last.click()
+    card = page.locator(".proposal--pending").last
+    card.get_by_role("button", name="Confirm").click()
+    expect(page.locator(".proposal--executed").last).to_contain_text("is open")
+    dispute = Dispute.objects.order_by("-pk").first()
+    assert dispute is not None
+
+    support = browser.new_context(viewport=DESKTOP).new_page()
+    support.goto(server("/login/"))
+    support.get_by_label("Username").fill("support")
+    support.get_by_label("Password").fill("support-demo-2026")
+    support.get_by_role("button", name="Sign in").click()
+    support.goto(server(f"/admin/disputes/dispute/{dispute.pk}/change/"))
+    support.get_by_label("Move to").select_option("in_review")
+    support.get_by_label("Note (required, goes on the record with your name)").fill(
+        "Asked the merchant for the receipt.")
+    support.get_by_label("Note for the customer").fill(
+        "We have asked the shop for its records; we will write again within 10 days.")
+    support.get_by_role("button", name="Record review step").click()
+    expect(page.locator(".msg--news")).to_be_visible()
+    shoot(page, ".proposal--executed", "dispute-news.png")  # the news below the result
 
 
 def shoot(page: Page, selector: str, name: str) -> None:
