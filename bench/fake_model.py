@@ -1,6 +1,6 @@
 """The slow fake model of benchmark (f), in a process of its own.
 
-``bankbot.llm.served.ModelServer`` (the offline model over loopback HTTP, each call
+``bankbot.offline.served.ModelServer`` (the offline model over loopback HTTP, each call
 held ``--delay`` seconds) plus two requests for the benchmark, answered at once and
 not counted as model calls: ``GET /bench/stats`` (the calls served, held now and
 held at most at once since the last reset) and ``POST /bench/reset``.
@@ -28,7 +28,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from bankbot.llm.served import ModelRequestHandler, ModelServer  # noqa: E402
+from bankbot.offline.served import ModelRequestHandler, ModelServer  # noqa: E402
 
 
 class StatsHandler(ModelRequestHandler):

@@ -22,7 +22,8 @@ from bankbot.lab.adversary import AdversaryModel
 from bankbot.lab.schema import ScriptedModel, ScriptedReply
 from bankbot.lab.templating import Renderer
 from bankbot.lab.wire import nullable_parameters, sse_response
-from bankbot.llm import ModelConfig, OfflineModel, make_client
+from bankbot.llm import ModelConfig, make_client
+from bankbot.offline import OfflineModel
 
 SCRIPT_EXHAUSTED = "That is all I can do here."
 

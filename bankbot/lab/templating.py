@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from bankbot.llm.months import ENGLISH_MONTHS
+from bankbot.offline.months import ENGLISH_MONTHS
 
 if TYPE_CHECKING:
     from bankbot.lab.schema import Setup

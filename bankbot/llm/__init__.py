@@ -1,15 +1,14 @@
-"""The model layer: configuration, the one client factory, and the offline model."""
+"""The one seam to a language model: its configuration and the client factory
+(the offline model it can plug in lives above the chat, in bankbot/offline/)."""
 
 from __future__ import annotations
 
 from .client import client_for, make_client
 from .config import ModelConfig, ModelConfigError, Personality
-from .offline import OfflineModel
 
 __all__ = [
     "ModelConfig",
     "ModelConfigError",
-    "OfflineModel",
     "Personality",
     "client_for",
     "make_client",

@@ -12,8 +12,9 @@ import functools
 import httpx2
 import openai
 
+from bankbot.offline import OfflineModel
+
 from .config import UNUSED_API_KEY, ModelConfig, ModelConfigError
-from .offline import OfflineModel
 
 # ".invalid" is reserved (RFC 2606): if the mock transport were ever bypassed,
 # the request would fail to resolve instead of reaching someone's server.

@@ -1,6 +1,6 @@
 """A worker holds many conversations while the model thinks (issue 17).
 
-The model here is the offline one served over loopback HTTP (bankbot/llm/served.py),
+The model here is the offline one served over loopback HTTP (bankbot/offline/served.py),
 held like a slow real model. No test measures time: each checks how many calls
 the model held *at once*, or that a turn got a slot, or what was stored.
 """
@@ -16,8 +16,8 @@ from channels.db import database_sync_to_async
 from bankbot import turn_task, turns
 from bankbot.chat import message_customer_add, message_to_retry
 from bankbot.llm.config import ModelConfig
-from bankbot.llm.served import ModelServer, serve_in_thread
 from bankbot.models import Conversation
+from bankbot.offline.served import ModelServer, serve_in_thread
 from tests.chat.conftest import frame, receive_until
 from tests.conftest import make_customer
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from bankbot.lab.schema import Scenario
 from bankbot.lab.templating import Renderer
-from bankbot.llm.injection import reveal
+from bankbot.offline.injection import reveal
 from tests.lab.conftest import scenario
 
 NOW = datetime(2026, 3, 4, 15, 30, tzinfo=ZoneInfo("Asia/Almaty"))

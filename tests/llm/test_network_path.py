@@ -16,7 +16,7 @@ import openai
 import pytest
 
 from bankbot.llm import ModelConfig, make_client
-from bankbot.llm.served import ModelRequestHandler, ModelServer, serve_in_thread
+from bankbot.offline.served import ModelRequestHandler, ModelServer, serve_in_thread
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 
 # The slow route gives up on its own after this long, so a broken test can

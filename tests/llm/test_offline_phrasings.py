@@ -12,7 +12,8 @@ from datetime import date
 import httpx2
 import pytest
 
-from bankbot.llm import ModelConfig, OfflineModel, make_client
+from bankbot.llm import ModelConfig, make_client
+from bankbot.offline import OfflineModel
 from tests.llm.offline_chat import GUARDED_TOOLS, NAIVE_TOOLS, SYSTEM, Chat
 
 NO_FILTER = {"merchant": None, "amount": None, "month": None}

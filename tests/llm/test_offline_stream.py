@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bankbot.llm import ModelConfig, OfflineModel, make_client
+from bankbot.llm import ModelConfig, make_client
+from bankbot.offline import OfflineModel
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, statement, transaction, turn
 
 URL = "http://offline.invalid/v1/chat/completions"
@@ -160,7 +161,7 @@ def test_it_fails_like_a_server_when_it_breaks(monkeypatch: pytest.MonkeyPatch) 
     def broken(*args: object) -> None:
         raise RuntimeError("bug in the planner")
 
-    monkeypatch.setattr("bankbot.llm.offline.plan_reply", broken)
+    monkeypatch.setattr("bankbot.offline.offline.plan_reply", broken)
     client = make_client(ModelConfig(max_retries=0))
 
     with pytest.raises(openai.InternalServerError) as raised:

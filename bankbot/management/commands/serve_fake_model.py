@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from bankbot.llm.served import ModelServer
+from bankbot.offline.served import ModelServer
 
 
 class Command(BaseCommand):

@@ -19,8 +19,9 @@ from typing import Any
 
 import httpx2
 
-from .config import Personality
-from .conversation import parse_request, text_of
+from bankbot.llm.config import Personality
+
+from .chat_request import parse_request, text_of
 from .planner import Reply, plan_reply
 
 logger = logging.getLogger(__name__)

@@ -16,7 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx2
 
-from .config import Personality
+from bankbot.llm.config import Personality
+
 from .offline import OfflineModel
 
 

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from .conversation import Exchange
+from tools.reveal import reveal
+
+from .chat_request import Exchange
 from .months import find_month
 from .orders import PlantedCall, Seen, read_orders
-from .reveal import reveal
 from .understanding import parse_amount
 
 __all__ = ["Planted", "PlantedCall", "Seen", "ThirdPartyText", "read_planted", "reveal", "third_party_texts"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from .conversation import ChatRequest, Exchange
+from .chat_request import ChatRequest, Exchange
 from .phrases import count_of, count_transactions, days_label, month_label, say
 from .understanding import CustomerRequest, Language
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 
-from .conversation import external_value
+from .chat_request import external_value
 from .understanding import AMOUNT_RE, parse_amount
 
 T = TypeVar("T")

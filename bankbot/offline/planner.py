@@ -14,8 +14,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import quote
 
-from .config import Personality
-from .conversation import WRITE_TOOLS, ChatRequest, Exchange, external_value
+from bankbot.llm.config import Personality
+
+from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
 from .phrases import count_transactions, month_label, say
