@@ -22,7 +22,6 @@ from typing import Any
 from django.db import connections
 from django.utils import timezone
 
-from accounts.errors import DomainError
 from bankbot.chat import confirmation_note, conversation_start, message_customer_add
 from bankbot.lab.clients import RequestLog, client_for, model_label
 from bankbot.lab.isolation import isolated_database, migrated_template
@@ -41,6 +40,7 @@ from bankbot.lab.world import (
     world_build,
 )
 from bankbot.models import Conversation, Message
+from errors import DomainError
 from tools.catalog import CATALOG
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm

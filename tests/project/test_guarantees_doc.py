@@ -13,8 +13,9 @@ ROOT = Path(settings.BASE_DIR)
 DOC = ROOT / "docs" / "guarantees.md"
 REFERENCE = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 # A code pointer: a path (`tools/proposals.py`, `tools/catalog/`,
-# `templates/bankbot/stream.html#receipt`: a template's partial) or a name (`proposal_claim`, `ToolSpec.traced`, `agent._known_text`,
-# `spec.run(ctx, ...)`); anything else in backticks (SQL, HTML, a header) is not one.
+# `templates/bankbot/stream.html#receipt`: a template's partial) or a name
+# (`proposal_claim`, `ToolSpec.traced`, `agent._known_text`, `spec.run(ctx, ...)`);
+# anything else in backticks (SQL, HTML, a header) is not one.
 POINTER = re.compile(r"`([^`\n]+)`")
 NAME = re.compile(r"([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(.*\))?")
 CODE = ("errors.py", "accounts", "disputes", "tools", "bankbot")
