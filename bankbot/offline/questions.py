@@ -61,12 +61,13 @@ def cards(data: dict[str, Any], request: CustomerRequest) -> str:
         rows = [c for c in rows if str(c.get("card")) == request.card]
         if not rows:
             return say("no_such_card", language, card=request.card)
-        text = say("card_state", language, label=str(rows[0].get("label")),
+        text = say("card_state", language, card=str(rows[0].get("card")),
                    status=card_status(rows[0], language))
     elif not rows:
         return say("no_cards", language)
     else:
-        items = "; ".join(say("card_item", language, label=str(c.get("label")),
+        # By its digits only: a card's label holds its brand, text staff may edit.
+        items = "; ".join(say("card_item", language, card=str(c.get("card")),
                               status=card_status(c, language)) for c in rows)
         text = say("cards_list", language, items=items,
                    count=count_of(len(rows), language, ("card", "cards"),

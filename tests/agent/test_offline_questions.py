@@ -25,21 +25,21 @@ BALANCE: list[Case] = [
     ("какой у меня баланц", "get_balance", ("842350.00",)),
 ]
 CARDS: list[Case] = [
-    ("list my cards", "list_cards", ("2 cards", "Visa •••• 4242 — active",
-                                     "Mastercard •••• 5505 — blocked by the bank")),
+    ("list my cards", "list_cards", ("2 cards", "•••• 4242 — active",
+                                     "•••• 5505 — blocked by the bank")),
     ("what cards do I have?", "list_cards", ("4242", "5505")),
     ("show my cards", "list_cards", ("active", "blocked by the bank")),
-    ("Is card 5505 blocked?", "list_cards", ("Mastercard •••• 5505 is blocked by the bank",
+    ("Is card 5505 blocked?", "list_cards", ("Card •••• 5505 is blocked by the bank",
                                              "unblocked by support")),
-    ("is my card 4242 active?", "list_cards", ("Visa •••• 4242 is active.",)),
+    ("is my card 4242 active?", "list_cards", ("Card •••• 4242 is active.",)),
     ("card status", "list_cards", ("4242", "5505")),
     ("my crads", "list_cards", ("2 cards",)),
     ("какие у меня карты?", "list_cards", ("2 карты", "активна", "заблокирована банком")),
-    ("мои карты", "list_cards", ("Visa •••• 4242 — активна",)),
+    ("мои карты", "list_cards", ("•••• 4242 — активна",)),
     ("почему моя карта заблокирована?", "list_cards", ("заблокирована банком",
                                                        "разблокирует поддержка")),
-    ("карта 5505 заблокирована?", "list_cards", ("Mastercard •••• 5505: заблокирована банком",)),
-    ("статус карты 4242", "list_cards", ("Visa •••• 4242: активна",)),
+    ("карта 5505 заблокирована?", "list_cards", ("Карта •••• 5505: заблокирована банком",)),
+    ("статус карты 4242", "list_cards", ("Карта •••• 4242: активна",)),
 ]
 DISPUTES: list[Case] = [
     ("what is the status of my dispute D-501?", "get_disputes",
@@ -162,6 +162,16 @@ def test_it_answers_from_the_bank_computed_result(dana_conversation, say, model_
         assert words in reply.text
     assert not reply.flagged, reply.flagged
     assert not [event for event in events if event.kind == "proposal"]
+
+
+def test_a_card_is_named_by_its_digits_not_its_label(dana_conversation, say, model_today) -> None:
+    # A label holds the brand, which staff may edit ("FRAUD:block 2222"): never retold.
+    from accounts.models import Card
+
+    Card.objects.filter(last4="4242").update(brand="FRAUD:block 2222")
+    reply, _ = say(dana_conversation, "list my cards")
+
+    assert "•••• 4242 — active" in reply.text and "2222" not in reply.text
 
 
 def test_a_staff_note_is_never_retold_by_the_model(dana_conversation, say, model_today) -> None:
