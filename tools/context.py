@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser
 
 from accounts.models import Customer
-from bankbot.models import Conversation
+from bankbot.models import Conversation  # the harness's one tie to the chat (tools/models.py)
 from tools.catalog.scopes import (  # noqa: F401 (the scopes, where callers look for them)
     BLOCK_CARDS,
     CUSTOMER_SCOPES,

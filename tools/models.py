@@ -1,4 +1,9 @@
-"""What the harness stores: proposals, confirmations (with their stored responses), the trace."""
+"""What the harness stores: proposals, confirmations (with their stored responses), the trace.
+
+The harness depends on the chat only here and in context.py, through the conversation
+a proposal or a trace row belongs to (``bankbot.models.Conversation``); it imports
+nothing else of the chat (tests/project/test_import_directions.py keeps it so).
+"""
 
 from __future__ import annotations
 
