@@ -107,13 +107,16 @@ class Harness(Protocol):
 class GuardedHarness:
     ctx: ActionContext
     # External text already in the model's context this conversation; a
-    # proposal records them so the confirm card can warn the customer.
+    # proposal records them so the confirm card can warn the customer. Those
+    # past ``read_from`` this harness read itself: in this turn.
     sources: list[Source] = field(default_factory=list)
+    read_from: int = field(init=False, default=0)
     name = "guarded"
 
     def __post_init__(self) -> None:
         if not isinstance(self.ctx, ActionContext):
             raise InvalidAuthorizationContext()
+        self.read_from = len(self.sources)
 
     def tools(self) -> list[dict[str, Any]]:
         return openai_tools()
@@ -155,7 +158,7 @@ class GuardedHarness:
                          result=spec.traced(data) if spec.traced else data,
                          latency_ms=_ms(started))
             return ToolOutcome(tool=tool, status=OutcomeStatus.OK, data=data)
-        proposal = proposal_create(self.ctx, spec, args, self.sources)
+        proposal = proposal_create(self.ctx, spec, args, self.sources, read_from=self.read_from)
         assert spec.grant is not None
         grant = spec.grant(self.ctx, args)
         if grant is not None:

@@ -39,7 +39,7 @@ from tools.idempotency import (
     idempotency_store,
 )
 from tools.models import Confirmation, Proposal, ToolCallTrace
-from tools.provenance import Source
+from tools.provenance import Source, sources_marked
 from tools.trace import trace_entry, trace_record
 
 Event = ToolCallTrace.Event
@@ -79,10 +79,15 @@ def args_digest(tool: str, args: dict[str, Any]) -> str:
 
 
 def proposal_create(
-    ctx: ActionContext, spec: ToolSpec, args: ToolArgs, sources: list[Source]
+    ctx: ActionContext, spec: ToolSpec, args: ToolArgs, sources: list[Source], *,
+    read_from: int = 0,
 ) -> Proposal:
+    """Store what policy allowed, with every external text read before it; each is
+    marked with why the card shows it, if it does (``sources[read_from:]`` were read
+    in this turn: tools/provenance.py, ``shown_because``)."""
     assert spec.summary is not None
     canonical = args.model_dump(mode="json")
+    target = str(canonical.get(spec.target.kind, "")) if spec.target is not None else None
     return Proposal.objects.create(
         customer=ctx.customer,
         conversation=ctx.conversation,
@@ -90,7 +95,7 @@ def proposal_create(
         args=canonical,
         args_digest=args_digest(spec.name, canonical),
         summary=spec.summary(ctx, args),
-        external_sources=[s.as_dict() for s in sources],
+        external_sources=sources_marked(sources, target=target, read_from=read_from),
         expires_at=timezone.now() + timedelta(seconds=settings.BANKBOT_PROPOSAL_TTL_SECONDS),
     )
 

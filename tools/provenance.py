@@ -3,12 +3,23 @@
 A read tool builds its result with ``External`` wherever a merchant, a staff
 member or another party wrote the text. The harness keeps those sources, the
 model sees them delimited as data, and nothing ever dispatches them.
+
+A proposal stores every source read before it (staff see them all in admin); the
+confirm card warns only about those that could have shaped it (``shown_because``):
+a text that names the proposal's target or is a field of the target's own row, or
+one that reads like an instruction (``instruction_signals``) and was read in the
+turn that proposed it.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
+
+from tools.reveal import reveal
 
 BANK = "bank"
 MERCHANT = "merchant"
@@ -68,10 +79,111 @@ class Source(NamedTuple):
     field: str  # a path into the result, e.g. "transactions[3].description"
     author: str
     excerpt: str
+    # Read from the whole text when it was read (the excerpt is cut at 80 characters):
+    row: str = ""  # the reference of the transaction row it is a field of
+    mentions: Sequence[str] = ()  # card endings and references it names ("4242", "T-1001")
+    instruction: bool = False  # it reads like an instruction (instruction_signals)
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, Any]:
         return {"tool": self.tool, "field": self.field, "author": self.author,
-                "excerpt": self.excerpt}
+                "excerpt": self.excerpt, "row": self.row, "mentions": list(self.mentions),
+                "instruction": self.instruction}
+
+
+# Why the confirm card shows a source (stored in its "shown" list on the proposal).
+MENTIONS_TARGET = "mentions_target"
+INSTRUCTION_THIS_TURN = "instruction_this_turn"
+
+
+def shown_because(source: Source, *, target: str | None, this_turn: bool) -> list[str]:
+    """Why this source could have shaped a proposal on ``target`` ([] if it could not):
+    it names the target or sits in the target's own row, or it reads like an
+    instruction and was read in the turn that proposed."""
+    reasons = []
+    if target and (target in source.mentions or source.row == target):
+        reasons.append(MENTIONS_TARGET)
+    if source.instruction and this_turn:
+        reasons.append(INSTRUCTION_THIS_TURN)
+    return reasons
+
+
+def sources_marked(sources: Sequence[Source], *, target: str | None, read_from: int
+                   ) -> list[dict[str, Any]]:
+    """Every source as a proposal stores it, each with why the card shows it ("shown");
+    ``sources[read_from:]`` were read in the proposing turn."""
+    return [{**source.as_dict(),
+             "shown": shown_because(source, target=target, this_turn=index >= read_from)}
+            for index, source in enumerate(sources)]
+
+
+# --- what a text names, and whether it reads like an instruction ----------------
+# Read on the text as a model reads it (tools/reveal.py: hidden characters dropped,
+# look-alike letters resolved, tags and base64 decoded), lower-cased.
+
+# Four digits alone: not part of an amount ("2500.50"), a date ("2026-11-03") or a
+# reference ("T-1004").
+_CARD_ENDING = re.compile(r"(?<![\d.,-])\d{4}(?![\d.,-]?\d)")
+_REFERENCE = re.compile(r"\bt-\d{1,12}\b")
+
+_WRITE_VERB = (r"\b(?:dispute|block|unblock|lock|unlock|freeze|unfreeze|chargeback)"
+               r"\s+(?:it|this|that|these|them|the|all|every|each|my|her|his|their|your|card"
+               r"|cards|t-\d|\d{4}\b)")
+# Each signal is one way third-party text speaks to the assistant instead of
+# describing a purchase. Tested for recall on the Injection Lab's planted texts and
+# for precision on ordinary merchant names and descriptions (tests/tools/
+# test_instruction_signals.py); a hit only puts the text on the confirm card.
+INSTRUCTION_SIGNALS: dict[str, re.Pattern[str]] = {
+    # "dispute T-1004", "block card 5505", "unblock all cards", "lock the card"
+    "write_request": re.compile(
+        _WRITE_VERB + r"|\bmust be (?:un)?blocked\b|\b(?:see|show) (?:the )?(?:\w+ )?account\b"
+        r"|\bоспор(?:ь|ьте|ить)\b|\b(?:за|раз)блокир(?:уй|уйте|овать)\b|\bсними(?:те)? блокировку\b"),
+    # "ignore previous instructions", «игнорируй предыдущие инструкции»
+    "override": re.compile(
+        r"\b(?:ignore|disregard|forget) (?:all |any |the )?(?:previous|prior|above|earlier)"
+        r"|\bигнорир\w* (?:все )?(?:предыдущ|прошл)\w*"),
+    # "SYSTEM:", "[SYSTEM OVERRIDE]", "<|system|>", "<INFORMATION>", "Fraud team:"
+    "authority": re.compile(
+        r"(?:^|[\[<|(.!]\s*)(?:system(?: override)?|система|fraud(?: team)?)\s*[:\]|]"
+        r"|<\s*/?\s*information\s*>"),
+    # block_card(card="4242"), "call unblock_card", {"next_action": …}, account_id=…
+    "tool_call": re.compile(
+        r"\b[a-z]+_[a-z_]+\s*\(|\b(?:call|run|execute|use)\s+(?:exactly\s+)?[a-z]+_[a-z_]+"
+        r"|next_action|customer_confirmed|account_id|\"tool\"\s*:"),
+    # "tell the customer", "reply with:", "assistant,", "the customer already confirmed",
+    # "write in the reason", «сообщите клиенту», «клиент уже подтвердил»
+    "addressed": re.compile(
+        r"\b(?:tell|ask|remind) the customer\b|\blet the customer know\b"
+        r"|\b(?:reply|respond|answer) with\b|\b(?:assistant|bankbot)\s*[,:]"
+        r"|\bfor the assistant\b|\bto bankbot\b|\bthe customer (?:already )?(?:confirmed|means"
+        r"|said yes)|\bcustomer already confirmed\b|\breason to give\b"
+        r"|\b(?:write|put|use) [^.]{0,40}\breason\b|\bshow (?:it|them)\b"
+        r"|\b(?:сообщите|скажите|ответь|ответьте|напишите) клиенту\b"
+        r"|\bклиент(?:ка)? (?:уже )?подтвердил|\bклиент имеет в виду"
+        r"|\bв причине спора напишите|\bпричина спора:"),
+    # ![status](https://…): an image the answer would load
+    "markdown_image": re.compile(r"!\[[^\]]*\]\("),
+}
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> str:
+    return reveal(text).casefold()
+
+
+def instruction_signals(text: str) -> list[str]:
+    """The signals (names of INSTRUCTION_SIGNALS) under which ``text`` reads like
+    an instruction to the assistant; [] for a purchase described."""
+    seen = _read(text)
+    return [name for name, pattern in INSTRUCTION_SIGNALS.items() if pattern.search(seen)]
+
+
+def names_mentioned(text: str) -> tuple[str, ...]:
+    """The card endings and transaction references ``text`` names, as the tools
+    spell them ("4242", "T-1001")."""
+    seen = _read(text)
+    found = dict.fromkeys([*(m.upper() for m in _REFERENCE.findall(seen)),
+                           *_CARD_ENDING.findall(seen)])
+    return tuple(found)
 
 
 _NESTED = (External, dict, list, tuple)
@@ -84,19 +196,24 @@ def external_sources(tool: str, data: Any, path: str = "") -> list[Source]:
     return found
 
 
-def _collect(tool: str, data: Any, path: str, found: list[Source]) -> None:
+def _collect(tool: str, data: Any, path: str, found: list[Source], row: str = "") -> None:
     # Only containers and External values are visited: a statement is hundreds of
     # plain strings and numbers, and this runs on every read.
     if isinstance(data, External):
-        found.append(Source(tool, path, data.author, data.text[:80]))
+        found.append(Source(tool, path, data.author, data.text[:80], row=row,
+                            mentions=names_mentioned(data.text),
+                            instruction=bool(instruction_signals(data.text))))
     elif isinstance(data, dict):
+        # A transaction row names itself by its reference: its fields are the row's.
+        reference = data.get("reference")
+        row = reference if isinstance(reference, str) else row
         for key, value in data.items():
             if isinstance(value, _NESTED):
-                _collect(tool, value, f"{path}.{key}" if path else str(key), found)
+                _collect(tool, value, f"{path}.{key}" if path else str(key), found, row)
     elif isinstance(data, list | tuple):
         for index, value in enumerate(data):
             if isinstance(value, _NESTED):
-                _collect(tool, value, f"{path}[{index}]", found)
+                _collect(tool, value, f"{path}[{index}]", found, row)
 
 
 def for_model(data: Any) -> Any:
