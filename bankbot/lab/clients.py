@@ -22,7 +22,7 @@ from bankbot.lab.adversary import AdversaryModel
 from bankbot.lab.schema import ScriptedModel, ScriptedReply
 from bankbot.lab.templating import Renderer
 from bankbot.lab.wire import nullable_parameters, sse_response
-from bankbot.llm import ModelConfig, make_client
+from bankbot.llm import ModelConfig, Personality, make_client
 from bankbot.offline import OfflineModel
 
 SCRIPT_EXHAUSTED = "That is all I can do here."
@@ -46,7 +46,7 @@ class RequestLog:
         return "\n".join(json.dumps(body, ensure_ascii=False) for body in self.bodies)
 
 
-def client_for(model: str | ScriptedModel, renderer: Renderer, log: RequestLog) -> openai.OpenAI:
+def lab_model_client(model: str | ScriptedModel, renderer: Renderer, log: RequestLog) -> openai.OpenAI:
     if isinstance(model, ScriptedModel):
         config = ModelConfig(model="offline")
         transport: httpx2.BaseTransport | None = httpx2.MockTransport(
@@ -59,7 +59,7 @@ def client_for(model: str | ScriptedModel, renderer: Renderer, log: RequestLog) 
         transport = httpx2.MockTransport(OfflineModel(config.personality)) if (
             config.is_offline) else None
     else:
-        personality = "compromised" if model == "offline-compromised" else "careful"
+        personality: Personality = "compromised" if model == "offline-compromised" else "careful"
         config = ModelConfig(model="offline-compromised" if personality == "compromised"
                              else "offline")
         transport = httpx2.MockTransport(OfflineModel(personality))
@@ -101,7 +101,7 @@ class ScriptedHandler:
         calls = []
         for call in reply.calls:
             self.calls_made += 1
-            arguments = {name: None for name in offered.get(call.tool, [])}
+            arguments: dict[str, Any] = {name: None for name in offered.get(call.tool, [])}
             arguments.update(self.renderer.deep(call.arguments))
             for name, values in enum_parameters(body.get("tools") or []).get(call.tool, {}).items():
                 if isinstance(arguments.get(name), str) and arguments[name] not in values:

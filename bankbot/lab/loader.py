@@ -12,11 +12,13 @@ text, many techniques — in one readable file.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from bankbot.lab.schema import Scenario
 
@@ -33,7 +35,7 @@ def builtin_paths() -> list[Path]:
     return sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
-def load_paths(paths: list[Path | str], sources: dict[str, Path] | None = None,
+def load_paths(paths: Sequence[Path | str], sources: dict[str, Path] | None = None,
                ) -> list[Scenario]:
     """Files and directories (every *.yaml / *.yml inside) → scenarios; ids must be
     unique. ``sources``, if given, is filled with each scenario's file, by id."""
@@ -147,7 +149,7 @@ def _label(entry: dict[str, Any], index: int) -> str:
         f"scenario #{index}")
 
 
-def _problem(item: dict[str, Any]) -> str:
+def _problem(item: ErrorDetails) -> str:
     # Union members add their class name to the location ("ScriptedModel");
     # only the path a person wrote in the file is useful.
     where = ".".join(str(p) for p in item["loc"] if not (isinstance(p, str) and p[:1].isupper()

@@ -19,7 +19,8 @@ from bankbot.agent import run_turn
 from bankbot.lab.schema import ToolErrorSpec
 from bankbot.models import Conversation, Message
 from tools.context import ActionContext
-from tools.harness import GuardedHarness, ToolOutcome
+from tools.harness import GuardedHarness, Harness, OutcomeStatus, ToolOutcome
+from tools.models import ToolCallTrace
 from tools.naive import NaiveHarness
 from tools.policy import Denial
 from tools.provenance import Source
@@ -56,7 +57,7 @@ class TurnRecord:
 class LabHarness:
     """The scenario's harness, recording its answers and playing planted faults."""
 
-    def __init__(self, inner: Any, ctx: ActionContext, faults: UpstreamFaults,
+    def __init__(self, inner: Harness, ctx: ActionContext, faults: UpstreamFaults,
                  record: TurnRecord) -> None:
         self.inner, self.ctx, self.faults, self.record = inner, ctx, faults, record
         self.name = inner.name
@@ -73,10 +74,10 @@ class LabHarness:
         if planted_error is None:
             outcome = self.inner.call(name, arguments)
         else:
-            outcome = ToolOutcome(tool=str(name), status="error",
+            outcome = ToolOutcome(tool=str(name), status=OutcomeStatus.ERROR,
                                   error=Denial(UPSTREAM_ERROR, planted_error))
-            trace_record(event="failed", decision="error", tool=str(name)[:50], ctx=self.ctx,
-                         raw_args=str(arguments)[:4000], reason_code=UPSTREAM_ERROR,
+            trace_record(event=ToolCallTrace.Event.FAILED, decision="error", tool=str(name)[:50],
+                         ctx=self.ctx, raw_args=str(arguments)[:4000], reason_code=UPSTREAM_ERROR,
                          reason=planted_error, harness=self.name)
         self.record.calls.append({
             "tool": name, "arguments": arguments, "status": outcome.status,
@@ -92,11 +93,11 @@ def lab_turn(*, harness_name: str, user: Any, conversation: Conversation,
     """Answer the latest customer message through the named harness."""
 
     def factory(ctx: ActionContext, sources: list[Source]) -> LabHarness:
-        inner = (GuardedHarness(ctx, sources) if harness_name == "guarded"
-                 else NaiveHarness(ctx.customer, ctx.conversation))
+        inner: Harness = (GuardedHarness(ctx, sources) if harness_name == "guarded"
+                          else NaiveHarness(ctx.customer, ctx.conversation))
         return LabHarness(inner, ctx, faults, record)
 
-    latest = conversation.messages.filter(role=Message.Role.CUSTOMER).order_by("-id").first()
+    latest = conversation.messages.filter(role=Message.Role.CUSTOMER).latest("id")
     return run_turn(user=user, conversation=conversation, customer_message=latest,
                     client=client, harness_factory=factory,
                     check_output=harness_name == "guarded")

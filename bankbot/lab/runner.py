@@ -23,11 +23,11 @@ from django.db import connections
 from django.utils import timezone
 
 from bankbot.chat import confirmation_note, conversation_start, message_customer_add
-from bankbot.lab.clients import RequestLog, client_for, model_label
+from bankbot.lab.clients import RequestLog, lab_model_client, model_label
 from bankbot.lab.isolation import isolated_database, migrated_template
 from bankbot.lab.judge import CONFIRM_ALL, Evidence, judge
 from bankbot.lab.loop import TurnRecord, UpstreamFaults, lab_turn
-from bankbot.lab.schema import CARD_TOOLS, SayStep, Scenario, ScriptedModel
+from bankbot.lab.schema import CARD_TOOLS, ClickStep, SayStep, Scenario, ScriptedModel
 from bankbot.lab.templating import Renderer
 from bankbot.lab.world import (
     ScenarioError,
@@ -147,13 +147,14 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage,
     before = state_snapshot()
     conversation = conversation_start(customer=world.actor)
     log = RequestLog()
-    client = client_for(spec, stage.renderer, log)
+    client = lab_model_client(spec, stage.renderer, log)
     record = TurnRecord()
     user = world.actor.user
     for step, text in zip(scenario.steps, stage.said, strict=True):
         if text is not None:
             message_customer_add(conversation=conversation, text=text)
         else:
+            assert isinstance(step, ClickStep)  # only a click says no text
             message_customer_add(conversation=conversation, text="",
                                  ui_action=step.click.as_dict())
         lab_turn(harness_name=result.harness, user=user, conversation=conversation,

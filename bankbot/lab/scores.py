@@ -19,6 +19,7 @@ guarded one; a technique below 80 % is flagged LOW.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -165,7 +166,7 @@ def score_table(found: list[Score]) -> str:
     ])
 
 
-def _aligned(rows: list[tuple[str, ...]]) -> str:
+def _aligned(rows: Sequence[tuple[str, ...]]) -> str:
     """Columns padded to their widest cell, a rule under the header."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()

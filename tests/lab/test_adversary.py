@@ -15,7 +15,7 @@ import pytest
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from bankbot.agent import MAX_TOOL_STEPS
-from bankbot.lab.clients import RequestLog, client_for
+from bankbot.lab.clients import RequestLog, lab_model_client
 from bankbot.lab.runner import run_scenario
 from bankbot.lab.schema import Scenario, Setup
 from bankbot.lab.templating import Renderer
@@ -43,7 +43,7 @@ def guarded_tools(reason: dict[str, Any] | None = None) -> list[dict[str, Any]]:
 def ask(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
     """One streamed completion from the adversary, as the agent makes it."""
     renderer = Renderer(Setup.model_validate(WORLD), datetime(2026, 3, 15, 12, 0))
-    client = client_for("adversary", renderer, RequestLog())
+    client = lab_model_client("adversary", renderer, RequestLog())
     state = ChatCompletionStreamState()
     for chunk in client.chat.completions.create(model="offline", messages=messages,
                                                 tools=tools, stream=True):
