@@ -137,3 +137,20 @@ def unreadable(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+_CLIENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
+_CLIENT_ID_FRAME_BYTES = 64 * 1024  # past this a frame is not read even for its id
+
+
+def frame_client_id(text_data: str | None) -> str:
+    """The client message id of a frame, when one can be read, even from a frame
+    refused as too large or unreadable; "" otherwise."""
+    if not text_data or len(text_data) > _CLIENT_ID_FRAME_BYTES:
+        return ""
+    try:
+        fields = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return ""
+    value = fields.get("client_message_id") if isinstance(fields, dict) else None
+    return value if isinstance(value, str) and _CLIENT_ID.match(value) else ""

@@ -3,30 +3,25 @@ receives and broadcasts. A frame (bankbot/chat_input.py) is stored first (G11),
 its turn runs in the background (bankbot/turn_task.py), and the turn's fragments
 (bankbot/fragments.py) go to the conversation's group: every tab showing it gets
 them, whichever worker runs the turn. A database or channel-layer failure is told
-to the socket (bankbot/outage.py), never left hanging. What the socket does next
-is its ``SocketState``.
+to the socket (bankbot/outage.py, whose ``LayerWatchingConsumer`` hears the layer
+fail under it), never left hanging. What the socket does next is its ``SocketState``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import enum
-import json
 import logging
-import re
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bankbot import fragments, outage
 from bankbot.chat import conversation_of_user, message_accept, message_to_retry
-from bankbot.chat_input import ChatInput, parse_frame, socket_language
-from bankbot.models import Conversation, Message
+from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
+from bankbot.models import Message
 from bankbot.streaming import Clock
 from bankbot.turn_task import start_turn
 from bankbot.turns import turn_slots
@@ -43,59 +38,21 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-_CLIENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
-_CLIENT_ID_FRAME_BYTES = 64 * 1024  # past this a frame is not read even for its id
-
-
-def frame_client_id(text_data: str | None) -> str:
-    """The client message id of a frame, when one can be read, even from a frame
-    refused as too large or unreadable; "" otherwise."""
-    if not text_data or len(text_data) > _CLIENT_ID_FRAME_BYTES:
-        return ""
-    try:
-        fields = json.loads(text_data)
-    except (ValueError, RecursionError):
-        return ""
-    value = fields.get("client_message_id") if isinstance(fields, dict) else None
-    return value if isinstance(value, str) and _CLIENT_ID.match(value) else ""
-
-
-def group_name(conversation: Conversation) -> str:
-    return f"chat.{conversation.public_id.hex}"
-
-
-class ChatConsumer(AsyncWebsocketConsumer):
+class ChatConsumer(outage.LayerWatchingConsumer):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own
     # When streamed text is due (bankbot/streaming.py); tests put a fake clock here.
     stream_clock: Clock = staticmethod(time.monotonic)
 
-    # channels' AsyncConsumer.__call__ stores the layer's receive for this socket's channel
-    # here, then listens through what this returns. A layer failure there would end the
-    # consumer (HTTP 500 during the handshake, a dropped socket after it); _listen tells it.
-    # types-channels types this an ASGI receive; channels keeps the channel layer's
-    # receive here, whose messages are any dicts.
-    @property  # type: ignore[override]
-    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
-        return self._listen
+    def still_listening(self) -> bool:  # outage.LayerWatchingConsumer
+        return self.state not in (SocketState.LAYER_LOST, SocketState.CLOSED)
 
-    @channel_receive.setter
-    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-        self._layer_receive = receive
-
-    async def _listen(self) -> dict[str, Any]:
-        if self.state not in (SocketState.LAYER_LOST, SocketState.CLOSED):
-            try:
-                return await self._layer_receive()
-            except outage.LAYER_ERRORS:
-                log.warning("chat: the channel layer failed while listening", exc_info=True)
-                if self.state is SocketState.CONNECTING:
-                    self.state = SocketState.LAYER_LOST  # told once connect has accepted
-                else:
-                    await self.lose_layer()
-        # Nothing more comes from the group: wait until the consumer stops (and cancels this).
-        return await asyncio.get_running_loop().create_future()
+    async def layer_failed(self) -> None:
+        if self.state is SocketState.CONNECTING:
+            self.state = SocketState.LAYER_LOST  # told once connect has accepted
+        else:
+            await self.lose_layer()
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -124,9 +81,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.conversation, self.user = conversation, conversation.customer.user
         if self.state is SocketState.CONNECTING:  # the layer has not failed yet
             try:
-                await self.channel_layer.group_add(group_name(self.conversation),
+                await self.channel_layer.group_add(fragments.group_name(self.conversation),
                                                    self.channel_name)
-                self.group = group_name(self.conversation)
+                self.group = fragments.group_name(self.conversation)
             except outage.LAYER_ERRORS:
                 log.warning("chat: the channel layer failed on connect", exc_info=True)
                 self.state = SocketState.LAYER_LOST

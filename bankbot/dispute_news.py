@@ -20,7 +20,7 @@ from django.utils import translation
 
 from bankbot import outage
 from bankbot.chat import DisputeNewsPayload, message_add
-from bankbot.consumers import group_name
+from bankbot.fragments import group_name
 from bankbot.models import Conversation, Message
 from bankbot.news import KIND, news_of
 from disputes.models import Dispute, DisputeReview

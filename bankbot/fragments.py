@@ -30,6 +30,10 @@ TOOL_PARTIALS = frozenset({"get_statement", "list_cards", "find_transactions", "
 Extra = dict[str, Any]
 
 
+def group_name(conversation: Conversation) -> str:
+    return f"chat.{conversation.public_id.hex}"
+
+
 def new_turn_id() -> str:
     return uuid.uuid4().hex[:12]
 

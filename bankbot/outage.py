@@ -10,10 +10,12 @@ socket tells the same sentences in a notice (bankbot/consumers.py).
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -154,3 +156,39 @@ def _kwargs(request: HttpRequest) -> dict[str, Any]:
 def _same_site(url: str) -> str:
     """A path of this site to link back to; anything else ("//elsewhere") goes home."""
     return url if url_has_allowed_host_and_scheme(url, allowed_hosts=None) else reverse("home")
+
+
+class LayerWatchingConsumer(AsyncWebsocketConsumer):
+    """A socket that hears of the channel layer failing under it.
+
+    channels' AsyncConsumer.__call__ stores the layer's receive for the socket's
+    channel in ``channel_receive``, then listens through it; a layer failure there
+    would end the consumer (HTTP 500 during the handshake, a dropped socket after
+    it). Here the receive is wrapped: a failure calls ``layer_failed`` and the
+    socket stops listening to the group, instead of dying."""
+
+    # types-channels types this an ASGI receive; channels keeps the channel layer's
+    # receive here, whose messages are any dicts.
+    @property  # type: ignore[override]
+    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
+        return self._listen
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        self._layer_receive = receive
+
+    def still_listening(self) -> bool:
+        return True
+
+    async def layer_failed(self) -> None:
+        """The layer failed while listening (told to the customer by the subclass)."""
+
+    async def _listen(self) -> dict[str, Any]:
+        if self.still_listening():
+            try:
+                return await self._layer_receive()
+            except LAYER_ERRORS:
+                log.warning("chat: the channel layer failed while listening", exc_info=True)
+                await self.layer_failed()
+        # Nothing more comes from the group: wait until the consumer stops (and cancels this).
+        return await asyncio.get_running_loop().create_future()

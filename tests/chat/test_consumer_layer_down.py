@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from bankbot.consumers import group_name
+from bankbot.fragments import group_name
 from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
 from tests.chat.conftest import frame, receive_until
 

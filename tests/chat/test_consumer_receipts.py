@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from bankbot.chat import RATE_LIMIT_MESSAGES
-from bankbot.consumers import frame_client_id
+from bankbot.chat_input import frame_client_id
 from bankbot.models import Conversation, Message
 from tests.chat.conftest import frame, receive_until
 
