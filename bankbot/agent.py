@@ -89,6 +89,24 @@ class TurnFailed(Exception):
         self.code, self.message = code, message
 
 
+HarnessFactory = Callable[[ActionContext, list[Source]], Harness]
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """How a turn is played, chosen by its caller. The default is the chat's: the
+    guarded harness built from the session, checked answers, and a row's button
+    answered without the model. The Injection Lab and the benchmarks build their own
+    (the naive harness, no output check, every click played through the model)."""
+
+    harness: HarnessFactory = GuardedHarness
+    check_output: bool = True
+    answer_clicks: bool = True
+
+
+CHAT_TURN = TurnConfig()
+
+
 def _ignore(event: TurnEvent) -> None:
     return None
 
@@ -100,18 +118,15 @@ def run_turn(
     customer_message: Message,
     on_event: Callable[[TurnEvent], None] = _ignore,
     client: openai.OpenAI | None = None,
-    harness_factory: Callable[[ActionContext, list[Source]], Harness] | None = None,
-    check_output: bool = True,
+    turn_config: TurnConfig = CHAT_TURN,
     stop: StopSignal | None = None,
 ) -> Message:
     """Answer ``customer_message``. Never raises for a model failure: it emits an
     "error" event and stores a message the customer can act on.
 
-    ``harness_factory`` and ``check_output`` are for the Injection Lab, which
-    plays the same turn through the naive harness (which has no output check);
-    the chat passes neither, so customers always get the guarded harness built
-    here from their session, and checked answers. ``stop``, once set (the worker
-    is shutting down), ends the turn before its next model call with
+    The chat passes no ``turn_config``, so customers always get the guarded harness
+    built here from their session, and checked answers. ``stop``, once set (the
+    worker is shutting down), ends the turn before its next model call with
     ``TurnStopped``: what was stored stays, and the customer can retry."""
     config = settings.BANKBOT_MODEL_CONFIG
     mandate = turn_mandate(conversation, customer_message,
@@ -120,10 +135,11 @@ def run_turn(
                                and not config.is_offline) else None, model=config.model)
     ctx = action_context_for(user, conversation, mandate=mandate)
     ctx.spent.update(proposals_spending(ctx, since=customer_message))
-    if harness_factory is None and (click := selected_call(ctx, customer_message)) is not None:
+    if turn_config.answer_clicks and (
+            click := selected_call(ctx, customer_message)) is not None:
         return _answer_click(conversation, ctx, click, on_event)
-    factory = harness_factory or GuardedHarness
-    harness = factory(ctx, _sources_seen(conversation))
+    harness = turn_config.harness(ctx, _sources_seen(conversation))
+    check_output = turn_config.check_output
     try:
         client = client or client_for(config)
         messages = [_system_message(), *history_for_model(conversation)]

@@ -4,8 +4,8 @@
   middleware as the chat;
 - the **naive turn**: in these workers, a conversation titled ``NAIVE_TITLE`` (made
   only by the benchmark's setup) plays its turns through the Injection Lab's
-  ``NaiveHarness`` and without the output check (``run_turn``'s ``harness_factory``
-  and ``check_output=False``), on the same chat consumer, model, streaming and
+  ``NaiveHarness`` and without the output check (``run_turn``'s ``turn_config``:
+  ``bench.naive.NAIVE_TURN``), on the same chat consumer, model, streaming and
   channel layer as a guarded turn — what a naive app would run instead. The app's
   own ASGI application (bankbot/asgi.py) never does this.
 """
@@ -29,7 +29,7 @@ from bankbot import agent  # noqa: E402
 from bankbot.routing import websocket_urlpatterns  # noqa: E402
 from bankbot.websocket_origin import SameOriginOnly  # noqa: E402
 from bench import NAIVE_TITLE  # noqa: E402
-from bench.naive import naive_harness  # noqa: E402
+from bench.naive import NAIVE_TURN  # noqa: E402
 
 _guarded_run_turn = agent.run_turn
 
@@ -38,7 +38,7 @@ def run_turn(**kwargs: Any) -> Any:
     """``agent.run_turn`` in the bench workers: the naive turn for the benchmark's
     naive conversations, the app's own turn for every other."""
     if kwargs["conversation"].title == NAIVE_TITLE:
-        kwargs.update(harness_factory=naive_harness, check_output=False)
+        kwargs.update(turn_config=NAIVE_TURN)
     return _guarded_run_turn(**kwargs)
 
 

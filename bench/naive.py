@@ -8,6 +8,7 @@ from typing import Any
 
 from accounts.models import Account
 from accounts.selectors import statement_for_month
+from bankbot.agent import TurnConfig
 from tools.catalog.rows import transaction_row
 from tools.naive import NaiveGetStatementArgs, NaiveHarness
 
@@ -32,3 +33,8 @@ class ChatNaiveHarness(NaiveHarness):
 
 def naive_harness(ctx: Any, sources: Any) -> NaiveHarness:
     return ChatNaiveHarness(ctx.customer, ctx.conversation)
+
+
+# What a naive app would run instead of the chat's turn: no output check, and a click
+# played through the model like any message (the chat answers a click itself).
+NAIVE_TURN = TurnConfig(harness=naive_harness, check_output=False, answer_clicks=False)

@@ -15,7 +15,7 @@ from typing import Any
 
 import openai
 
-from bankbot.agent import run_turn
+from bankbot.agent import TurnConfig, run_turn
 from bankbot.lab.schema import ToolErrorSpec
 from bankbot.models import Conversation, Message
 from tools.context import ActionContext
@@ -99,5 +99,6 @@ def lab_turn(*, harness_name: str, user: Any, conversation: Conversation,
 
     latest = conversation.messages.filter(role=Message.Role.CUSTOMER).latest("id")
     return run_turn(user=user, conversation=conversation, customer_message=latest,
-                    client=client, harness_factory=factory,
-                    check_output=harness_name == "guarded")
+                    client=client, turn_config=TurnConfig(
+                        harness=factory, check_output=harness_name == "guarded",
+                        answer_clicks=False))

@@ -10,7 +10,7 @@ from django.utils import timezone
 from bankbot.agent import TurnEvent, run_turn
 from bankbot.chat import message_customer_add
 from bankbot.fragments import render_event
-from bench.naive import naive_harness
+from bench.naive import NAIVE_TURN
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def test_the_naive_turn_reads_the_statement_and_renders_it(alice, alice_conversa
                                       client_message_id="naive-1")
     events: list[TurnEvent] = []
     run_turn(user=alice.user, conversation=alice_conversation, customer_message=message,
-             on_event=events.append, harness_factory=naive_harness, check_output=False)
+             on_event=events.append, turn_config=NAIVE_TURN)
 
     kinds = [event.kind for event in events]
     assert "error" not in kinds and kinds[-1] == "final", kinds
