@@ -42,7 +42,7 @@ class ToolResultPayload(TypedDict):
     name: str
     status: str
     content: str
-    sources: list[dict[str, str]]
+    sources: list[dict[str, Any]]  # Source.as_dict()
 
 
 class FailurePayload(TypedDict):
