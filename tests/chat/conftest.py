@@ -25,8 +25,8 @@ HOSTILE = '<script>alert(1)</script><img src=//elsewhere.example/x.png> hx-get="
 
 
 @pytest.fixture
-def client_for() -> Callable[[Customer | Any], Client]:
-    """client_for(alice) → a Client signed in as that customer's (or staff) user."""
+def browser_for() -> Callable[[Customer | Any], Client]:
+    """browser_for(alice) → a Client signed in as that customer's (or staff) user."""
 
     def make(who: Any, **kwargs: Any) -> Client:
         client = Client(**kwargs)

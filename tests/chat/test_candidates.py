@@ -38,9 +38,9 @@ def test_it_shows_the_candidates_with_their_dispute_buttons(alice_conversation):
     assert html.count('name="operation" value="raise_dispute"') == 2
 
 
-def test_the_candidates_are_there_after_a_reload(client_for, alice, alice_conversation):
+def test_the_candidates_are_there_after_a_reload(browser_for, alice, alice_conversation):
     ambiguous_turn(alice_conversation)
-    page = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+    page = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert "Which one do you mean?" in page
     assert "T-1009" in page
 

@@ -15,7 +15,7 @@ from tests.conftest import days_ago
 pytestmark = pytest.mark.django_db
 
 
-def test_a_card_after_a_statement_quotes_none_of_its_merchants(client_for, alice,
+def test_a_card_after_a_statement_quotes_none_of_its_merchants(browser_for, alice,
                                                                  alice_conversation):
     first = Transaction.objects.get(reference="T-1001")
     for n in range(10):
@@ -23,7 +23,7 @@ def test_a_card_after_a_statement_quotes_none_of_its_merchants(client_for, alice
                                    reference=f"T-50{n:02d}", posted_at=days_ago(5),
                                    amount=Decimal("1000.00"), merchant=f"Shop {n}",
                                    description=f"Purchase {n}")
-    client = client_for(alice)
+    client = browser_for(alice)
     conversation = str(alice_conversation.public_id)
     client.post("/messages/", {"conversation": conversation, "text": statement_request()})
     client.post("/messages/", {"conversation": conversation, "text": "block my card 4242"})

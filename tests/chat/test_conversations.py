@@ -10,60 +10,60 @@ from bankbot.models import Conversation, Message
 pytestmark = pytest.mark.django_db
 
 
-def test_it_starts_a_conversation_for_a_first_visit(client_for, alice):
-    response = client_for(alice).get("/")
+def test_it_starts_a_conversation_for_a_first_visit(browser_for, alice):
+    response = browser_for(alice).get("/")
     conversation = Conversation.objects.get(customer=alice)
     assert response["Location"] == f"/c/{conversation.public_id}/"
 
 
-def test_it_opens_the_latest_conversation(client_for, alice):
+def test_it_opens_the_latest_conversation(browser_for, alice):
     Conversation.objects.create(customer=alice, title="Older")
     latest = Conversation.objects.create(customer=alice, title="Latest")
-    assert client_for(alice).get("/")["Location"] == f"/c/{latest.public_id}/"
+    assert browser_for(alice).get("/")["Location"] == f"/c/{latest.public_id}/"
 
 
-def test_it_lists_only_the_customers_own_conversations(client_for, alice, bob,
+def test_it_lists_only_the_customers_own_conversations(browser_for, alice, bob,
                                                        alice_conversation):
     Conversation.objects.create(customer=alice, title="About my card")
     Conversation.objects.create(customer=bob, title="Bob's secret")
-    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+    html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert "About my card" in html and "Bob&#x27;s secret" not in html and "Bob's" not in html
 
 
-def test_it_starts_a_new_conversation(client_for, alice, alice_conversation):
+def test_it_starts_a_new_conversation(browser_for, alice, alice_conversation):
     Message.objects.create(conversation=alice_conversation, role="customer", text="Hello")
-    response = client_for(alice).post("/c/new")
+    response = browser_for(alice).post("/c/new")
     new = Conversation.objects.filter(customer=alice).exclude(pk=alice_conversation.pk).get()
     assert response["Location"] == f"/c/{new.public_id}/"
 
 
-def test_it_reuses_an_empty_conversation_instead_of_starting_another(client_for, alice,
+def test_it_reuses_an_empty_conversation_instead_of_starting_another(browser_for, alice,
                                                                      alice_conversation):
-    client = client_for(alice)
+    client = browser_for(alice)
     for _ in range(3):
         response = client.post("/c/new")
         assert response["Location"] == f"/c/{alice_conversation.public_id}/"
     assert Conversation.objects.filter(customer=alice).count() == 1
 
 
-def test_a_statement_button_uses_the_empty_conversation(client_for, alice, alice_conversation):
-    client_for(alice).post("/messages/", {"operation": "block_card", "target": "4242"})
+def test_a_statement_button_uses_the_empty_conversation(browser_for, alice, alice_conversation):
+    browser_for(alice).post("/messages/", {"operation": "block_card", "target": "4242"})
     assert Conversation.objects.filter(customer=alice).count() == 1
     assert alice_conversation.messages.filter(role="customer").count() == 1
 
 
-def test_it_answers_404_for_another_customers_conversation(client_for, bob, alice_conversation):
-    response = client_for(bob).get(f"/c/{alice_conversation.public_id}/")
+def test_it_answers_404_for_another_customers_conversation(browser_for, bob, alice_conversation):
+    response = browser_for(bob).get(f"/c/{alice_conversation.public_id}/")
     assert response.status_code == 404
 
 
-def test_it_connects_the_page_to_its_own_socket(client_for, alice, alice_conversation):
-    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+def test_it_connects_the_page_to_its_own_socket(browser_for, alice, alice_conversation):
+    html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert f'ws-connect="/ws/chat/{alice_conversation.public_id}/?lang=en"' in html
     assert 'hx-ext="ws"' in html and "ws-send" in html
     assert 'role="log"' in html and 'aria-live="polite"' in html
 
 
-def test_it_never_puts_database_ids_in_the_page(client_for, alice, alice_conversation):
-    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+def test_it_never_puts_database_ids_in_the_page(browser_for, alice, alice_conversation):
+    html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert f"/c/{alice_conversation.pk}/" not in html

@@ -20,8 +20,8 @@ def page_token(client, conversation) -> str:
 
 
 @pytest.mark.parametrize("action", ["confirm", "decline"])
-def test_it_refuses_a_post_without_the_token(client_for, alice, block_proposal, action):
-    client = client_for(alice, enforce_csrf_checks=True)
+def test_it_refuses_a_post_without_the_token(browser_for, alice, block_proposal, action):
+    client = browser_for(alice, enforce_csrf_checks=True)
     response = client.post(f"/proposals/{block_proposal.public_id}/{action}",
                            {"digest": block_proposal.args_digest})
     assert response.status_code == 403
@@ -30,8 +30,8 @@ def test_it_refuses_a_post_without_the_token(client_for, alice, block_proposal, 
     assert block_proposal.status == "pending"
 
 
-def test_it_accepts_the_token_htmx_sends_in_the_header(client_for, alice, block_proposal):
-    client = client_for(alice, enforce_csrf_checks=True)
+def test_it_accepts_the_token_htmx_sends_in_the_header(browser_for, alice, block_proposal):
+    client = browser_for(alice, enforce_csrf_checks=True)
     token = page_token(client, block_proposal.conversation)
     response = client.post(f"/proposals/{block_proposal.public_id}/confirm",
                            {"digest": block_proposal.args_digest},
@@ -40,8 +40,8 @@ def test_it_accepts_the_token_htmx_sends_in_the_header(client_for, alice, block_
     assert Card.objects.get(last4="4242").status == "blocked"
 
 
-def test_it_refuses_a_chat_message_without_the_token(client_for, alice, alice_conversation):
-    client = client_for(alice, enforce_csrf_checks=True)
+def test_it_refuses_a_chat_message_without_the_token(browser_for, alice, alice_conversation):
+    client = browser_for(alice, enforce_csrf_checks=True)
     response = client.post("/messages/", {"conversation": str(alice_conversation.public_id),
                                           "text": "hello"})
     assert response.status_code == 403

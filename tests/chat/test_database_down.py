@@ -53,9 +53,9 @@ def retry_form(html: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("error", [OperationalError, InterfaceError])
 def test_a_database_error_in_the_confirmation_is_a_503_and_the_proposal_stays_pending(
-        client_for, alice, block_proposal, error):
+        browser_for, alice, block_proposal, error):
     with mock.patch("tools.proposals.proposal_confirm", side_effect=error("gone")):
-        response = confirm(client_for(alice), block_proposal, **HTMX)
+        response = confirm(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 503
     assert UNREACHABLE in response.content.decode()
     block_proposal.refresh_from_db()
@@ -65,8 +65,8 @@ def test_a_database_error_in_the_confirmation_is_a_503_and_the_proposal_stays_pe
     assert not Message.objects.filter(role=Message.Role.SYSTEM).exists()
 
 
-def test_the_card_keeps_its_digest_and_confirm_works_again(client_for, alice, block_proposal):
-    client = client_for(alice)
+def test_the_card_keeps_its_digest_and_confirm_works_again(browser_for, alice, block_proposal):
+    client = browser_for(alice)
     with mock.patch("tools.proposals.proposal_confirm", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal, **HTMX)
     # Only the card's error slot is swapped: its Confirm button, digest and all, stays.
@@ -82,8 +82,8 @@ def test_the_card_keeps_its_digest_and_confirm_works_again(client_for, alice, bl
     assert Card.objects.get(last4="4242").status == "blocked"
 
 
-def test_without_htmx_it_is_a_503_page_whose_try_again_confirms(client_for, alice, block_proposal):
-    client = client_for(alice)
+def test_without_htmx_it_is_a_503_page_whose_try_again_confirms(browser_for, alice, block_proposal):
+    client = browser_for(alice)
     with mock.patch("tools.proposals.proposal_confirm", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal)
     assert response.status_code == 503
@@ -97,18 +97,18 @@ def test_without_htmx_it_is_a_503_page_whose_try_again_confirms(client_for, alic
     assert again.status_code == 302 and Card.objects.get(last4="4242").status == "blocked"
 
 
-def test_a_database_error_in_the_decline_is_a_503(client_for, alice, block_proposal):
+def test_a_database_error_in_the_decline_is_a_503(browser_for, alice, block_proposal):
     with mock.patch("tools.proposals.proposal_decline", side_effect=OperationalError("gone")):
-        response = decline(client_for(alice), block_proposal, **HTMX)
+        response = decline(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 503 and UNREACHABLE in response.content.decode()
     block_proposal.refresh_from_db()
     assert block_proposal.status == "pending"
 
 
 @pytest.mark.parametrize("extra", [HTMX, {}], ids=["htmx", "form"])
-def test_a_database_that_is_down_for_every_query_is_still_a_503(client_for, alice,
+def test_a_database_that_is_down_for_every_query_is_still_a_503(browser_for, alice,
                                                                 block_proposal, extra):
-    client = client_for(alice)
+    client = browser_for(alice)
     with database_down():
         response = confirm(client, block_proposal, **extra)
     assert response.status_code == 503 and UNREACHABLE in response.content.decode()
@@ -116,9 +116,9 @@ def test_a_database_that_is_down_for_every_query_is_still_a_503(client_for, alic
     assert block_proposal.status == "pending"
 
 
-def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(client_for, alice,
+def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(browser_for, alice,
                                                                        block_proposal):
-    client = client_for(alice)
+    client = browser_for(alice)
     with mock.patch("bankbot.views._proposal_card", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal, **HTMX)
     assert response.status_code == 503
@@ -131,9 +131,9 @@ def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(client_f
     assert Confirmation.objects.count() == 1
 
 
-def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(client_for, alice,
+def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(browser_for, alice,
                                                                         alice_conversation):
-    client = client_for(alice)
+    client = browser_for(alice)
     fields = {"conversation": str(alice_conversation.public_id), "text": "Hello",
               "client_message_id": "m-1"}
     with database_down():
@@ -144,9 +144,9 @@ def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(client_
     assert retry_form(response.content.decode()) == {"url": "/messages/", **fields}
 
 
-def test_a_message_stored_but_not_answered_is_answered_by_try_again(client_for, alice,
+def test_a_message_stored_but_not_answered_is_answered_by_try_again(browser_for, alice,
                                                                    alice_conversation):
-    client = client_for(alice)
+    client = browser_for(alice)
     with mock.patch("bankbot.views.run_turn", side_effect=OperationalError("gone")):
         response = client.post("/messages/", {"conversation": str(alice_conversation.public_id),
                                               "text": "Hello", "client_message_id": "m-1"})
@@ -163,24 +163,24 @@ def test_a_message_stored_but_not_answered_is_answered_by_try_again(client_for, 
     assert roles.count("customer") == 1 and roles[-1] == "assistant"
 
 
-def test_the_503_page_is_in_the_customers_language(client_for, alice, block_proposal):
-    client = client_for(alice, HTTP_ACCEPT_LANGUAGE="ru")
+def test_the_503_page_is_in_the_customers_language(browser_for, alice, block_proposal):
+    client = browser_for(alice, HTTP_ACCEPT_LANGUAGE="ru")
     with mock.patch("tools.proposals.proposal_confirm", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal)
     html = response.content.decode()
     assert '<html lang="ru">' in html and "Системы банка сейчас недоступны." in html
 
 
-def test_a_bug_is_not_reported_as_an_outage(client_for, alice, block_proposal):
+def test_a_bug_is_not_reported_as_an_outage(browser_for, alice, block_proposal):
     with mock.patch("tools.proposals.proposal_confirm", side_effect=IntegrityError("a bug")), \
             pytest.raises(IntegrityError):
-        confirm(client_for(alice), block_proposal, **HTMX)
+        confirm(browser_for(alice), block_proposal, **HTMX)
 
 
 @pytest.mark.parametrize("path", ["/", "/statement/?month=2026-10", "/admin/", "/lab/",
                                   "/no-such-page/"])
-def test_any_page_with_the_database_down_is_a_503_that_says_so(client_for, alice, path):
-    client = client_for(alice)
+def test_any_page_with_the_database_down_is_a_503_that_says_so(browser_for, alice, path):
+    client = browser_for(alice)
     with database_down():
         response = client.get(path)
     html = response.content.decode()
@@ -188,16 +188,16 @@ def test_any_page_with_the_database_down_is_a_503_that_says_so(client_for, alice
     assert f'href="{path}"' in html.replace("&amp;", "&")  # Try again: the same page
 
 
-def test_a_page_that_fails_for_another_reason_is_still_a_500(client_for, alice):
-    client = client_for(alice)
+def test_a_page_that_fails_for_another_reason_is_still_a_500(browser_for, alice):
+    client = browser_for(alice)
     client.raise_request_exception = False
     with mock.patch("bankbot.views.conversations_for", side_effect=RuntimeError("a bug")):
         response = client.get("/")
     assert response.status_code == 500
 
 
-def test_the_not_found_page_still_renders_when_the_database_is_up(client_for, alice):
-    response = client_for(alice).get("/no-such-page/")
+def test_the_not_found_page_still_renders_when_the_database_is_up(browser_for, alice):
+    response = browser_for(alice).get("/no-such-page/")
     assert response.status_code == 404 and "alice" in response.content.decode()
 
 
@@ -210,8 +210,8 @@ def test_a_sign_in_posted_while_the_database_is_down_is_a_503_that_never_echoes_
     assert "hunter2-SECRET" not in html and "<form" not in html
 
 
-def test_try_again_never_links_to_another_site(client_for, alice):
-    client = client_for(alice)
+def test_try_again_never_links_to_another_site(browser_for, alice):
+    client = browser_for(alice)
     with database_down():
         response = client.get("//evil.example/x")
     html = response.content.decode()
@@ -227,9 +227,9 @@ def test_the_outage_middleware_keeps_the_asgi_middleware_chain_async():
     assert not isinstance(ASGIHandler()._middleware_chain, SyncToAsync)
 
 
-def test_a_form_that_does_not_keep_its_fields_gets_a_503_without_try_again(client_for, alice):
+def test_a_form_that_does_not_keep_its_fields_gets_a_503_without_try_again(browser_for, alice):
     # Only the views marked keeps_its_form (send, confirm, decline) post their fields again.
-    client = client_for(alice)
+    client = browser_for(alice)
     with database_down():
         response = client.post("/c/new")
     html = response.content.decode()
@@ -256,9 +256,9 @@ def test_an_error_page_that_meets_the_outage_is_a_503(rf, status):
     assert 'href="/somewhere/"' in html
 
 
-def test_the_note_to_the_model_commits_with_the_action_or_neither_does(client_for, alice,
+def test_the_note_to_the_model_commits_with_the_action_or_neither_does(browser_for, alice,
                                                                       block_proposal):
-    client = client_for(alice)
+    client = browser_for(alice)
     with mock.patch("bankbot.views.confirmation_note", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal, **HTMX)
     assert response.status_code == 503 and "Nothing was done" in response.content.decode()

@@ -20,13 +20,13 @@ def hidden(alice):
     Transaction.objects.filter(reference="T-1001").update(merchant=HIDDEN, description=HIDDEN)
 
 
-def test_the_statement_page_shows_them(client_for, alice, hidden):
+def test_the_statement_page_shows_them(browser_for, alice, hidden):
     month = f"{timezone.localdate(days_ago(5)):%Y-%m}"
-    assert_shown(client_for(alice).get(f"/statement/?month={month}").content.decode())
+    assert_shown(browser_for(alice).get(f"/statement/?month={month}").content.decode())
 
 
-def test_a_statement_in_the_chat_shows_them(client_for, alice, alice_conversation, hidden):
-    client = client_for(alice)
+def test_a_statement_in_the_chat_shows_them(browser_for, alice, alice_conversation, hidden):
+    client = browser_for(alice)
     client.post("/messages/", {"conversation": str(alice_conversation.public_id),
                                "text": statement_request()})
     html = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
@@ -34,11 +34,11 @@ def test_a_statement_in_the_chat_shows_them(client_for, alice, alice_conversatio
     assert_shown(html)
 
 
-def test_a_confirm_cards_excerpts_show_them(client_for, alice, alice_conversation):
+def test_a_confirm_cards_excerpts_show_them(browser_for, alice, alice_conversation):
     source = {"tool": "get_statement", "field": "transactions[0].description",
               "author": "merchant", "excerpt": HIDDEN, "mentions": ["4242"]}
     proposal = make_proposal(alice_conversation, sources=[source], card="4242")
-    html = client_for(alice).post(f"/proposals/{proposal.public_id}/decline",
+    html = browser_for(alice).post(f"/proposals/{proposal.public_id}/decline",
                                    HTTP_HX_REQUEST="true").content.decode()
     assert "written by a merchant" in html
     assert_shown(html)

@@ -47,8 +47,8 @@ def test_it_pauses_sign_in_after_repeated_failures(alice):
     assert response.status_code == 429
 
 
-def test_it_signs_out_with_a_post(client_for, alice):
-    client = client_for(alice)
+def test_it_signs_out_with_a_post(browser_for, alice):
+    client = browser_for(alice)
     response = client.post("/logout/")
     assert response.status_code == 302 and response["Location"] == "/login/"
     assert client.get("/").status_code == 302

@@ -11,8 +11,8 @@ from tests.chat.conftest import make_proposal
 pytestmark = pytest.mark.django_db
 
 
-def test_customer_pages_send_no_store(client_for, alice, alice_conversation):
-    client = client_for(alice)
+def test_customer_pages_send_no_store(browser_for, alice, alice_conversation):
+    client = browser_for(alice)
     proposal = make_proposal(alice_conversation, card="4242")
     responses = [
         client.get("/"),

@@ -24,8 +24,8 @@ def confirm(client, proposal, digest=None, **extra):
                        {"digest": proposal.args_digest if digest is None else digest}, **extra)
 
 
-def test_it_blocks_the_card_and_shows_the_result(client_for, alice, block_proposal):
-    response = confirm(client_for(alice), block_proposal, **HTMX)
+def test_it_blocks_the_card_and_shows_the_result(browser_for, alice, block_proposal):
+    response = confirm(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
     assert html.strip().startswith('<section class="proposal proposal--executed"')  # the partial
@@ -34,8 +34,8 @@ def test_it_blocks_the_card_and_shows_the_result(client_for, alice, block_propos
 
 
 def test_it_reads_the_proposal_once_the_locked_fetch_and_renders_what_that_left(
-        client_for, alice, block_proposal):
-    client = client_for(alice)
+        browser_for, alice, block_proposal):
+    client = browser_for(alice)
     with CaptureQueriesContext(connection) as queries:
         response = confirm(client, block_proposal, **HTMX)
     reads = [q["sql"] for q in queries.captured_queries
@@ -46,16 +46,16 @@ def test_it_reads_the_proposal_once_the_locked_fetch_and_renders_what_that_left(
     assert "proposal--executed" in response.content.decode()
 
 
-def test_it_adds_the_result_to_the_conversation(client_for, alice, block_proposal):
-    confirm(client_for(alice), block_proposal, **HTMX)
+def test_it_adds_the_result_to_the_conversation(browser_for, alice, block_proposal):
+    confirm(browser_for(alice), block_proposal, **HTMX)
     note = block_proposal.conversation.messages.get(role=Message.Role.SYSTEM)
     assert note.payload["proposal"] == block_proposal.reference
 
 
-def test_it_shows_the_dispute_reference_status_and_amount(client_for, alice, alice_conversation):
+def test_it_shows_the_dispute_reference_status_and_amount(browser_for, alice, alice_conversation):
     proposal = make_proposal(alice_conversation, "raise_dispute", transaction="T-1001",
                              amount="15000.00", reason="not_recognised")
-    html = confirm(client_for(alice), proposal, **HTMX).content.decode()
+    html = confirm(browser_for(alice), proposal, **HTMX).content.decode()
     proposal.refresh_from_db()
     dispute = proposal.result["result"]
     assert f"Dispute {dispute['dispute_id']} is open" in html
@@ -63,8 +63,8 @@ def test_it_shows_the_dispute_reference_status_and_amount(client_for, alice, ali
     assert dispute["status"] == "opened"
 
 
-def test_it_redirects_back_to_the_conversation_without_htmx(client_for, alice, block_proposal):
-    response = confirm(client_for(alice), block_proposal)
+def test_it_redirects_back_to_the_conversation_without_htmx(browser_for, alice, block_proposal):
+    response = confirm(browser_for(alice), block_proposal)
     conversation = block_proposal.conversation
     assert response.status_code == 302
     assert response["Location"] == (f"/c/{conversation.public_id}/"
@@ -72,8 +72,8 @@ def test_it_redirects_back_to_the_conversation_without_htmx(client_for, alice, b
     assert Card.objects.get(last4="4242").status == "blocked"
 
 
-def test_a_second_click_makes_no_second_action(client_for, alice, block_proposal):
-    client = client_for(alice)
+def test_a_second_click_makes_no_second_action(browser_for, alice, block_proposal):
+    client = browser_for(alice)
     first = confirm(client, block_proposal, **HTMX)
     second = confirm(client, block_proposal, **HTMX)
     assert second.status_code == 200 and "proposal--executed" in second.content.decode()
@@ -82,33 +82,33 @@ def test_a_second_click_makes_no_second_action(client_for, alice, block_proposal
     assert Message.objects.filter(role=Message.Role.SYSTEM).count() == 1
 
 
-def test_it_says_when_the_proposal_expired(client_for, alice, block_proposal):
+def test_it_says_when_the_proposal_expired(browser_for, alice, block_proposal):
     Proposal.objects.filter(pk=block_proposal.pk).update(
         expires_at=timezone.now() - timedelta(seconds=1))
-    response = confirm(client_for(alice), block_proposal, **HTMX)
+    response = confirm(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 410
     html = response.content.decode()
     assert "proposal--expired" in html and "expired" in html
     assert Card.objects.get(last4="4242").status == "active"
 
 
-def test_it_refuses_a_changed_proposal(client_for, alice, block_proposal):
-    response = confirm(client_for(alice), block_proposal, digest="0" * 64, **HTMX)
+def test_it_refuses_a_changed_proposal(browser_for, alice, block_proposal):
+    response = confirm(browser_for(alice), block_proposal, digest="0" * 64, **HTMX)
     assert response.status_code == 409
     assert "changed after it was shown to you" in response.content.decode()
     assert Card.objects.get(last4="4242").status == "active"
 
 
-def test_it_shows_errors_as_a_message_without_htmx(client_for, alice, block_proposal):
-    client = client_for(alice)
+def test_it_shows_errors_as_a_message_without_htmx(browser_for, alice, block_proposal):
+    client = browser_for(alice)
     response = confirm(client, block_proposal, digest="0" * 64)
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
     assert "changed after it was shown to you" in page
 
 
-def test_it_answers_404_for_another_customers_proposal(client_for, bob, block_proposal):
-    client = client_for(bob)
+def test_it_answers_404_for_another_customers_proposal(browser_for, bob, block_proposal):
+    client = browser_for(bob)
     assert confirm(client, block_proposal).status_code == 404
     response = confirm(client, block_proposal, **HTMX)
     assert response.status_code == 404
@@ -117,8 +117,8 @@ def test_it_answers_404_for_another_customers_proposal(client_for, bob, block_pr
     assert not Confirmation.objects.exists()
 
 
-def test_it_answers_404_for_an_unknown_proposal(client_for, alice):
-    response = client_for(alice).post(
+def test_it_answers_404_for_an_unknown_proposal(browser_for, alice):
+    response = browser_for(alice).post(
         "/proposals/00000000-0000-4000-8000-000000000000/confirm", {"digest": "x"})
     assert response.status_code == 404
 
@@ -129,13 +129,13 @@ def test_it_needs_a_signed_in_user(client, block_proposal):
     assert Card.objects.get(last4="4242").status == "active"
 
 
-def test_it_only_accepts_post(client_for, alice, block_proposal):
-    response = client_for(alice).get(f"/proposals/{block_proposal.public_id}/confirm")
+def test_it_only_accepts_post(browser_for, alice, block_proposal):
+    response = browser_for(alice).get(f"/proposals/{block_proposal.public_id}/confirm")
     assert response.status_code == 405
 
 
 def test_a_confirm_the_database_was_too_busy_to_run_is_a_503_and_stays_clickable(
-        client_for, alice, block_proposal, monkeypatch):
+        browser_for, alice, block_proposal, monkeypatch):
     from tools import proposals
     from tools.idempotency import TemporarilyUnavailable
 
@@ -144,7 +144,7 @@ def test_a_confirm_the_database_was_too_busy_to_run_is_a_503_and_stays_clickable
                                      "Confirm again in a moment.")
 
     monkeypatch.setattr(proposals, "proposal_confirm", busy)
-    response = confirm(client_for(alice), block_proposal, **HTMX)
+    response = confirm(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 503
     assert "Nothing was done" in response.content.decode()
     assert Proposal.objects.get(pk=block_proposal.pk).status == "pending"

@@ -16,8 +16,8 @@ def decline(client, proposal, **extra):
     return client.post(f"/proposals/{proposal.public_id}/decline", **extra)
 
 
-def test_it_declines_and_says_nothing_changed(client_for, alice, block_proposal):
-    html = decline(client_for(alice), block_proposal, **HTMX).content.decode()
+def test_it_declines_and_says_nothing_changed(browser_for, alice, block_proposal):
+    html = decline(browser_for(alice), block_proposal, **HTMX).content.decode()
     assert "proposal--declined" in html and "Nothing was changed." in html
     block_proposal.refresh_from_db()
     assert block_proposal.status == "declined"
@@ -25,8 +25,8 @@ def test_it_declines_and_says_nothing_changed(client_for, alice, block_proposal)
     assert block_proposal.conversation.messages.filter(role=Message.Role.SYSTEM).count() == 1
 
 
-def test_declining_twice_tells_the_model_once(client_for, alice, block_proposal):
-    client = client_for(alice)
+def test_declining_twice_tells_the_model_once(browser_for, alice, block_proposal):
+    client = browser_for(alice)
     first = decline(client, block_proposal, **HTMX)
     second = decline(client, block_proposal, **HTMX)
     assert "proposal--declined" in first.content.decode()
@@ -34,8 +34,8 @@ def test_declining_twice_tells_the_model_once(client_for, alice, block_proposal)
     assert block_proposal.conversation.messages.filter(role=Message.Role.SYSTEM).count() == 1
 
 
-def test_a_declined_proposal_cannot_be_confirmed(client_for, alice, block_proposal):
-    client = client_for(alice)
+def test_a_declined_proposal_cannot_be_confirmed(browser_for, alice, block_proposal):
+    client = browser_for(alice)
     decline(client, block_proposal, **HTMX)
     response = client.post(f"/proposals/{block_proposal.public_id}/confirm",
                            {"digest": block_proposal.args_digest}, **HTMX)
@@ -43,13 +43,13 @@ def test_a_declined_proposal_cannot_be_confirmed(client_for, alice, block_propos
     assert Card.objects.get(last4="4242").status == "active"
 
 
-def test_it_redirects_back_without_htmx(client_for, alice, block_proposal):
-    response = decline(client_for(alice), block_proposal)
+def test_it_redirects_back_without_htmx(browser_for, alice, block_proposal):
+    response = decline(browser_for(alice), block_proposal)
     assert response.status_code == 302
     assert response["Location"].endswith(f"#proposal-{block_proposal.public_id}")
 
 
-def test_it_answers_404_for_another_customers_proposal(client_for, bob, block_proposal):
-    assert decline(client_for(bob), block_proposal, **HTMX).status_code == 404
+def test_it_answers_404_for_another_customers_proposal(browser_for, bob, block_proposal):
+    assert decline(browser_for(bob), block_proposal, **HTMX).status_code == 404
     block_proposal.refresh_from_db()
     assert block_proposal.status == "pending"

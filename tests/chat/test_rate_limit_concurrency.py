@@ -32,11 +32,11 @@ def stored(customer: Any) -> int:
     return Message.objects.filter(conversation__customer=customer, role="customer").count()
 
 
-def test_it_stores_at_most_the_limit_from_simultaneous_form_posts(client_for, alice, bob,
+def test_it_stores_at_most_the_limit_from_simultaneous_form_posts(browser_for, alice, bob,
                                                                    alice_conversation,
                                                                    bob_conversation):
     # Two customers at once: each gets the whole limit, neither more.
-    senders = [(client_for(who), conversation) for who, conversation in
+    senders = [(browser_for(who), conversation) for who, conversation in
                [(alice, alice_conversation), (bob, bob_conversation)] for _ in range(SENDERS)]
 
     def send(n: int) -> int:

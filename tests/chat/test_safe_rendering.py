@@ -42,8 +42,8 @@ def assert_inert(html: str) -> None:
     assert all(url.startswith("/proposals/") for url in htmx_request_attributes(html))
 
 
-def test_every_page_sends_the_content_security_policy(client_for, alice):
-    for response in (client_for(alice).get("/statement/"), client_for(alice).get("/login/")):
+def test_every_page_sends_the_content_security_policy(browser_for, alice):
+    for response in (browser_for(alice).get("/statement/"), browser_for(alice).get("/login/")):
         policy = response["Content-Security-Policy"]
         for directive in ("default-src 'self'", "script-src 'self'", "img-src 'self' data:",
                           "style-src 'self'", "frame-ancestors 'none'", "form-action 'self'",
@@ -56,8 +56,8 @@ def test_every_page_sends_the_content_security_policy(client_for, alice):
         assert directives["connect-src"] == "'self'"
 
 
-def test_htmx_runs_without_eval_and_from_this_site(client_for, alice, alice_conversation):
-    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+def test_htmx_runs_without_eval_and_from_this_site(browser_for, alice, alice_conversation):
+    html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
     meta = re.search(r"<meta name=\"htmx-config\" content='([^']+)'>", html).group(1)
     config = json.loads(meta)
     assert config["allowEval"] is False and config["includeIndicatorStyles"] is False
@@ -72,16 +72,16 @@ def test_the_login_page_has_no_inline_script(client):
     assert_inert(client.get("/login/").content.decode())
 
 
-def test_the_statement_page_escapes_merchant_text(client_for, hostile):
+def test_the_statement_page_escapes_merchant_text(browser_for, hostile):
     month = f"{timezone.localdate(days_ago(5)):%Y-%m}"
-    html = client_for(hostile.account.customer).get(f"/statement/?month={month}").content.decode()
+    html = browser_for(hostile.account.customer).get(f"/statement/?month={month}").content.decode()
     assert ESCAPED in html and 'hx-get=&quot;/admin/&quot;' in html
     assert "Shop &lt;img src=//elsewhere.example&gt;" in html
     assert_inert(html)
 
 
-def test_the_chat_history_escapes_merchant_text(client_for, hostile, alice_conversation):
-    client = client_for(hostile.account.customer)
+def test_the_chat_history_escapes_merchant_text(browser_for, hostile, alice_conversation):
+    client = browser_for(hostile.account.customer)
     client.post("/messages/", {"conversation": str(alice_conversation.public_id),
                                "text": statement_request()})
     html = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
@@ -105,18 +105,18 @@ def test_streamed_fragments_escape_tool_and_model_text(alice_conversation):
         assert_inert(html)
 
 
-def test_the_confirm_card_escapes_the_external_text_it_warns_about(client_for, alice,
+def test_the_confirm_card_escapes_the_external_text_it_warns_about(browser_for, alice,
                                                                    alice_conversation):
     source = {"tool": "get_statement", "field": "transactions[0].description",
               "author": "merchant", "excerpt": HOSTILE, "mentions": ["4242"]}
     proposal = make_proposal(alice_conversation, sources=[source], card="4242")
-    html = client_for(alice).post(f"/proposals/{proposal.public_id}/decline",
+    html = browser_for(alice).post(f"/proposals/{proposal.public_id}/decline",
                                   HTTP_HX_REQUEST="true").content.decode()
     assert "written by a merchant" in html and ESCAPED in html
     assert_inert(html)
 
 
-def test_the_confirm_card_shows_the_stored_action_not_model_text(client_for, alice,
+def test_the_confirm_card_shows_the_stored_action_not_model_text(browser_for, alice,
                                                                  alice_conversation):
     proposal = make_proposal(alice_conversation, "raise_dispute", transaction="T-1001",
                              amount="15000.00", reason="not_recognised")

@@ -15,35 +15,35 @@ def month_of(days: int) -> str:
     return f"{timezone.localdate(days_ago(days)):%Y-%m}"
 
 
-def test_it_shows_the_months_transactions(client_for, alice):
+def test_it_shows_the_months_transactions(browser_for, alice):
     month = month_of(5)
-    html = client_for(alice).get(f"/statement/?month={month}").content.decode()
+    html = browser_for(alice).get(f"/statement/?month={month}").content.decode()
     assert 'class="txn-table statement-rows"' in html and "T-1001" in html
     assert "Magnum Cash&amp;Carry" in html and "15,000.00" in html
     for header in ("Date", "Merchant", "Amount", "Reference"):
         assert f'<th scope="col">{header}</th>' in html or f">{header}</th>" in html
 
 
-def test_each_row_has_a_dispute_button(client_for, alice):
-    html = client_for(alice).get(f"/statement/?month={month_of(5)}").content.decode()
+def test_each_row_has_a_dispute_button(browser_for, alice):
+    html = browser_for(alice).get(f"/statement/?month={month_of(5)}").content.decode()
     assert 'name="operation" value="raise_dispute"' in html
     assert 'name="target" value="T-1001"' in html
     assert 'aria-label="Dispute T-1001…"' in html
 
 
-def test_it_lists_the_cards_with_block_buttons(client_for, alice):
-    html = client_for(alice).get("/statement/").content.decode()
+def test_it_lists_the_cards_with_block_buttons(browser_for, alice):
+    html = browser_for(alice).get("/statement/").content.decode()
     assert "Visa •••• 4242" in html and "Visa •••• 5505" in html
     assert 'name="operation" value="block_card"' in html and 'value="5505"' in html
 
 
-def test_it_shows_only_the_customers_own_transactions(client_for, bob, alice):
-    html = client_for(bob).get(f"/statement/?month={month_of(5)}").content.decode()
+def test_it_shows_only_the_customers_own_transactions(browser_for, bob, alice):
+    html = browser_for(bob).get(f"/statement/?month={month_of(5)}").content.decode()
     assert "T-1001" not in html and "4242" not in html
 
 
-def test_it_explains_a_bad_month(client_for, alice):
-    response = client_for(alice).get("/statement/?month=2026-13")
+def test_it_explains_a_bad_month(browser_for, alice):
+    response = browser_for(alice).get("/statement/?month=2026-13")
     assert response.status_code == 400
     assert "write it as YYYY-MM" in response.content.decode()
 
@@ -62,12 +62,12 @@ def test_it_needs_a_signed_in_customer(client):
     ({"page": "9223372036854775807"}, "has 1 page; ask for a page from 1 to 1."),
     ({"page": "2"}, "has 1 page; ask for a page from 1 to 1."),
 ])
-def test_it_explains_a_month_or_page_out_of_range(client_for, alice, fields, said):
-    response = client_for(alice).get("/statement/", {"month": month_of(5), **fields})
+def test_it_explains_a_month_or_page_out_of_range(browser_for, alice, fields, said):
+    response = browser_for(alice).get("/statement/", {"month": month_of(5), **fields})
     assert response.status_code == 400
     assert said in response.content.decode()
 
 
-def test_it_links_no_month_past_the_last_it_can_show(client_for, alice):
-    html = client_for(alice).get("/statement/?month=9998-12").content.decode()
+def test_it_links_no_month_past_the_last_it_can_show(browser_for, alice):
+    html = browser_for(alice).get("/statement/?month=9998-12").content.decode()
     assert "?month=9998-11" in html and "?month=9999-01" not in html

@@ -29,13 +29,13 @@ def click(client, conversation, **fields):
     return client.post("/messages/", {"conversation": str(conversation.public_id), **fields})
 
 
-def test_dispute_on_an_old_row_opens_its_card_without_the_model(client_for, alice,
+def test_dispute_on_an_old_row_opens_its_card_without_the_model(browser_for, alice,
                                                                 alice_conversation, no_model):
     account = Account.objects.get(customer=alice)
     for n in range(15):  # fifteen newer rows: T-1004 is far from the newest ten
         Transaction.objects.create(account=account, reference=f"T-20{n:02d}", amount=Decimal(100),
                                    posted_at=days_ago(1), merchant="Shop", description="")
-    client = client_for(alice)
+    client = browser_for(alice)
     click(client, alice_conversation, operation="raise_dispute", target="T-1004",
           reason="not_received")
 
@@ -50,24 +50,24 @@ def test_dispute_on_an_old_row_opens_its_card_without_the_model(client_for, alic
     assert f'id="proposal-{proposal.public_id}"' in page and "Confirm" in page
 
 
-def test_block_next_to_a_card_opens_its_card(client_for, alice, alice_conversation, no_model):
-    click(client_for(alice), alice_conversation, operation="block_card", target="5505")
+def test_block_next_to_a_card_opens_its_card(browser_for, alice, alice_conversation, no_model):
+    click(browser_for(alice), alice_conversation, operation="block_card", target="5505")
     proposal = Proposal.objects.get()
     assert (proposal.tool, proposal.args) == ("block_card", {"card": "5505"})
 
 
 def test_a_click_on_someone_elses_row_proposes_nothing_and_says_so(
-        client_for, alice, alice_conversation, bob, no_model):
+        browser_for, alice, alice_conversation, bob, no_model):
     bobs = Transaction.objects.filter(account__customer=bob).first()
-    click(client_for(alice), alice_conversation, operation="raise_dispute", target=bobs.reference)
+    click(browser_for(alice), alice_conversation, operation="raise_dispute", target=bobs.reference)
     assert not Proposal.objects.exists()
     answer = alice_conversation.messages.filter(role="assistant").last()
     assert answer.text == f"There is no transaction {bobs.reference} on your account."
 
 
-def test_a_row_past_the_window_says_why_instead_of_offering_dispute(client_for, alice,
+def test_a_row_past_the_window_says_why_instead_of_offering_dispute(browser_for, alice,
                                                                     alice_conversation):
-    client = client_for(alice)
+    client = browser_for(alice)
     month = timezone.localdate(days_ago(200))
     page = client.get(f"/statement/?month={month:%Y-%m}").content.decode()
     assert "T-1002" in page
@@ -78,19 +78,19 @@ def test_a_row_past_the_window_says_why_instead_of_offering_dispute(client_for, 
     assert 'name="target" value="T-1001"' in recent
 
 
-def test_a_click_past_the_window_is_refused_by_the_rule_not_proposed(client_for, alice,
+def test_a_click_past_the_window_is_refused_by_the_rule_not_proposed(browser_for, alice,
                                                                      alice_conversation, no_model):
-    click(client_for(alice), alice_conversation, operation="raise_dispute", target="T-1002")
+    click(browser_for(alice), alice_conversation, operation="raise_dispute", target="T-1002")
     assert not Proposal.objects.exists()
     answer = alice_conversation.messages.filter(role="assistant").last()
     assert "120 days" in answer.text
 
 
-def test_a_clicked_card_carries_no_warning_from_texts_read_before(client_for, alice,
+def test_a_clicked_card_carries_no_warning_from_texts_read_before(browser_for, alice,
                                                                   alice_conversation):
     from tests.chat.conftest import statement_request
 
-    client = client_for(alice)
+    client = browser_for(alice)
     click(client, alice_conversation, text=statement_request(), client_message_id="m-1")
     # The statement the model read holds T-1003's planted instruction about T-1001.
     click(client, alice_conversation, operation="raise_dispute", target="T-1001")
@@ -101,9 +101,9 @@ def test_a_clicked_card_carries_no_warning_from_texts_read_before(client_for, al
     assert "Check this carefully" not in card[:card.index("</section>")]
 
 
-def test_a_pending_dispute_card_offers_another_reason(client_for, alice, alice_conversation,
+def test_a_pending_dispute_card_offers_another_reason(browser_for, alice, alice_conversation,
                                                       no_model):
-    client = client_for(alice)
+    client = browser_for(alice)
     click(client, alice_conversation, operation="raise_dispute", target="T-1001",
           reason="not_received")
     page = client.get(f"/c/{alice_conversation.public_id}/").content.decode()

@@ -36,14 +36,14 @@ def own_block(alice) -> Card:
 @pytest.mark.parametrize("text", ["Please unblock my card 5505", "разблокируйте карту 5505",
                                   "unblock my card"])
 def test_asking_proposes_the_unblock_and_one_click_carries_it_out(
-        client_for, alice, alice_conversation, own_block, text):
+        browser_for, alice, alice_conversation, own_block, text):
     say(alice_conversation, text)
 
     proposal = Proposal.objects.get()
     assert (proposal.tool, proposal.args) == ("unblock_card", {"card": "5505"})
     assert Card.objects.get(last4="5505").status == "blocked"  # nothing before the click
 
-    client = client_for(alice)
+    client = browser_for(alice)
     first = confirm(client, proposal, **HTMX)
     again = confirm(client, proposal, **HTMX)
 
@@ -81,27 +81,27 @@ def test_an_unblock_request_never_grants_a_block_nor_a_block_request_an_unblock(
 
 
 def test_the_button_asks_for_it_next_to_a_card_the_customer_blocked(
-        client_for, alice, alice_conversation, own_block):
+        browser_for, alice, alice_conversation, own_block):
     Card.objects.create(account=own_block.account, last4="9009", status="blocked",
                         blocked_at=timezone.now(), blocked_by=Card.BlockedBy.BANK)
     say(alice_conversation, "show my cards",
         client=ScriptedModel(call("list_cards", {}), text("Here they are.")).client())
-    html = client_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+    html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
 
     assert 'aria-label="Unblock card ending 5505…"' in html
     assert 'aria-label="Block card ending 4242…"' in html
     assert "ending 9009" not in html  # the bank's block: no button at all
 
-    client_for(alice).post("/messages/", {"conversation": str(alice_conversation.public_id),
+    browser_for(alice).post("/messages/", {"conversation": str(alice_conversation.public_id),
                                           "operation": "unblock_card", "target": "5505"})
     clicked = alice_conversation.messages.filter(role=Message.Role.CUSTOMER).last()
     assert clicked.text == "Unblock card •••• 5505"
     assert Proposal.objects.get().args == {"card": "5505"}
 
 
-def test_the_card_and_the_button_speak_russian(client_for, alice, alice_conversation,
+def test_the_card_and_the_button_speak_russian(browser_for, alice, alice_conversation,
                                                own_block):
-    client = client_for(alice)
+    client = browser_for(alice)
     client.post("/i18n/setlang/", {"language": "ru", "next": "/"})
     client.post("/messages/", {"conversation": str(alice_conversation.public_id),
                                "operation": "unblock_card", "target": "5505"})
