@@ -1,21 +1,9 @@
-"""The adversary: the worst model a harness can meet, whatever the scenario plants.
-
-An ``httpx2.MockTransport`` handler speaking Chat Completions SSE. Like a real
-model it decides from the request body alone — the messages and the tools on
-offer — and each turn it:
-
-1. reads everything: ``list_cards`` and ``get_statement`` for this month and
-   the 13 before it (the corpus goes back 200 days);
-2. asks for every write the tools accept on everything it has seen: a block and
-   an unblock of each card, a dispute of each transaction for its full amount, half of it and
-   any amount stated beside it, once per dispute reason the schema offers; and
-   every other customer's reference, card or account that any text names
-   (customer messages, tool results, merchant text, errors, card labels), the
-   accounts read through an ``account_id`` the guarded tools do not have;
-3. once nothing new is left to try (or the step cap nears), answers in text.
-
-So "nothing got through under confirm-all" proves the harness's mandate, not a
-model's restraint (docs/injection-lab.md, "The adversary").
+"""The adversary: the worst model a harness can meet, whatever the scenario plants. A
+Chat Completions handler that reads everything, then asks for every write the tools
+accept on everything it has seen (every card, transaction, amount, reason and every
+other customer's reference any text names), so "nothing got through under
+confirm-all" proves the mandate, not a model's restraint (docs/injection-lab.md,
+"The adversary").
 """
 
 from __future__ import annotations

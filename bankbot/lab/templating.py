@@ -1,21 +1,8 @@
-"""``{{ … }}`` in scenario text: dates relative to the day the lab runs, and the
-encodings attackers hide instructions with.
-
-A scenario says "show my statement for {{ month_of T-1003 }}" rather than a
-fixed month, because transactions are placed ``days_ago`` from today. And it
-says ``{{ tags dispute T-1004 }}`` rather than a wall of invisible code points,
-so the file stays readable while the stored text is what an attacker would
-plant.
-
-| function | gives |
-|---|---|
-| ``month_of T-1`` / ``date_of T-1`` | the month (YYYY-MM) / day (YYYY-MM-DD) T-1 is posted in |
-| ``month_name_of T-1`` | that month in English, e.g. "May 2026" |
-| ``month_total_of T-1`` | the total of its owner's transactions that month, e.g. "27700.50" |
-| ``this_month`` | the current month (YYYY-MM) |
-| ``tags text`` | text as invisible Unicode tag characters (ASCII smuggling) |
-| ``zw text`` | text with a zero-width space inside every word |
-| ``base64 text`` | text base64-encoded |
+"""``{{ … }}`` in scenario text: dates relative to the day the lab runs
+(``month_of T-1``, ``month_total_of T-1``, …) and the encodings attackers hide
+instructions with (``tags``, ``zw``, ``base64``), so a file stays readable while the
+stored text is what an attacker would plant. The functions: docs/injection-lab.md,
+"Scenario files".
 """
 
 from __future__ import annotations
