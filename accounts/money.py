@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
 from errors import InvalidInput
 
 CENT = Decimal("0.01")
@@ -31,16 +34,17 @@ def to_amount(value: object) -> Decimal:
     "15 000 ₸" and "15000 KZT"; never a float. Raises InvalidInput otherwise.
     """
     if isinstance(value, float | bool):
-        raise InvalidInput("Give the amount as a decimal string, e.g. 15000.00.",
+        raise InvalidInput(_("Give the amount as a decimal string, e.g. 15000.00."),
                            code="invalid_amount")
     text = re.sub(rf"\s*{_CURRENCY}\s*$", "", str(value).strip(), flags=re.IGNORECASE)
     amount = _number(text.strip())
     if amount is None or not amount.is_finite():
-        raise InvalidInput(f"{value!r} is not an amount.", code="invalid_amount")
+        raise InvalidInput(_("%(value)s is not an amount."), code="invalid_amount",
+                           value=repr(value))
     if amount <= 0:
-        raise InvalidInput("The amount must be greater than zero.", code="invalid_amount")
+        raise InvalidInput(_("The amount must be greater than zero."), code="invalid_amount")
     if amount != amount.quantize(CENT):
-        raise InvalidInput("Amounts have at most two decimal places.", code="invalid_amount")
+        raise InvalidInput(_("Amounts have at most two decimal places."), code="invalid_amount")
     return amount.quantize(CENT)
 
 
@@ -60,6 +64,21 @@ def _number(text: str) -> Decimal | None:
         return Decimal(text)
     except InvalidOperation:
         return None
+
+
+def kzt_text(value: object, language: str | None = None) -> str:
+    """A bank figure as the customer's language writes it, the one way every page
+    and answer does: 15000.5 → "15,000.50 ₸" (English), "15 000,50 ₸" (Russian, with
+    no-break spaces). ``language``: the active one unless given. ``amounts_in``
+    reads both back."""
+    try:
+        amount = Decimal(str(value)).quantize(CENT)
+    except (InvalidOperation, ValueError):
+        return str(value)
+    text = f"{amount:,.2f}"
+    if (language or translation.get_language() or "en").startswith("ru"):
+        text = text.replace(",", "\u00a0").replace(".", ",")
+    return f"{text}\u00a0₸"
 
 
 # --- amounts in running text -------------------------------------------------------

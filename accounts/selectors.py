@@ -16,6 +16,8 @@ from itertools import islice
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.categories import CATEGORY_WORDS, category_filter
 from accounts.models import Account, Card, Customer, HourlyTotal, Transaction
@@ -49,17 +51,17 @@ class Month:
 def parse_month(value: str) -> Month:
     match = _MONTH.match(value.strip()) if isinstance(value, str) else None
     if not match or not 1 <= int(match.group(2)) <= 12:
-        raise InvalidInput(
-            f"{value!r} is not a month; write it as YYYY-MM, for example 2026-10.",
-            code="invalid_month",
-        )
+        raise InvalidInput(_("%(value)s is not a month; write it as YYYY-MM, for example "
+                             "2026-10."), code="invalid_month", value=repr(value))
     if not FIRST_YEAR <= int(match.group(1)) <= LAST_YEAR:
-        raise InvalidInput(
-            f"{value!r} is out of range; write a month from {FIRST_YEAR}-01 to {LAST_YEAR}-12 "
-            "as YYYY-MM, for example 2026-10.",
-            code="invalid_month",
-        )
+        raise InvalidInput(_("%(value)s is out of range; write a month from %(first)s-01 to "
+                             "%(last)s-12 as YYYY-MM, for example 2026-10."),
+                           code="invalid_month", value=repr(value), first=FIRST_YEAR,
+                           last=LAST_YEAR)
     return Month(int(match.group(1)), int(match.group(2)))
+
+
+PAGES_FROM_ONE = _("Pages are numbered from 1.")
 
 
 @dataclass(frozen=True)
@@ -81,14 +83,15 @@ def statement_for_month(
 ) -> Statement:
     parsed = parse_month(month)
     if page < 1:
-        raise InvalidInput("Pages are numbered from 1.", code="invalid_page")
+        raise InvalidInput(PAGES_FROM_ONE, code="invalid_page")
     start, end = parsed.bounds()
     count, total, account_ids = _month_totals(customer, start, end)
     pages = max(1, -(-count // page_size))
     if page > pages:
-        raise InvalidInput(
-            f"The statement for {parsed} has {pages} page{'' if pages == 1 else 's'}; "
-            f"ask for a page from 1 to {pages}.", code="invalid_page")
+        raise InvalidInput(ngettext_lazy(
+            "The statement for %(month)s has %(pages)s page; ask for a page from 1 to %(pages)s.",
+            "The statement for %(month)s has %(pages)s pages; ask for a page from 1 to "
+            "%(pages)s.", "pages"), code="invalid_page", month=str(parsed), pages=pages)
     rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
     window = _month_page(rows, account_ids, offset=(page - 1) * page_size, limit=page_size + 1)
     return Statement(
@@ -177,7 +180,8 @@ def transaction_get(*, customer: Customer, reference: str) -> Transaction:
             reference=str(reference).strip().upper()
         )
     except Transaction.DoesNotExist:
-        raise NotFound(f"There is no transaction {reference} on your account.") from None
+        raise NotFound(_("There is no transaction %(reference)s on your account."),
+                       reference=reference) from None
 
 
 def transactions_find(
@@ -207,12 +211,11 @@ def card_get(*, customer: Customer, last4: str) -> Card:
     try:
         return Card.objects.get(account__customer=customer, last4=str(last4).strip())
     except Card.DoesNotExist:
-        raise NotFound(f"There is no card ending in {last4} on your account.") from None
+        raise NotFound(_("There is no card ending in %(last4)s on your account."),
+                       last4=last4) from None
     except Card.MultipleObjectsReturned:  # two accounts, same last four
-        raise InvalidInput(
-            f"More than one of your cards ends in {last4}; block it from the card list.",
-            code="ambiguous_card",
-        ) from None
+        raise InvalidInput(_("More than one of your cards ends in %(last4)s; block it from the "
+                             "card list."), code="ambiguous_card", last4=last4) from None
 
 
 
@@ -249,14 +252,15 @@ def spending_for_period(
     limit: int = 10,
 ) -> Spending:
     if last < first:
-        raise InvalidInput(f"The period ends ({last}) before it starts ({first}).",
-                           code="invalid_period")
+        raise InvalidInput(_("The period ends (%(last)s) before it starts (%(first)s)."),
+                           code="invalid_period", last=last, first=first)
     if (last - first).days >= LONGEST_PERIOD_DAYS:
-        raise InvalidInput(f"Ask about at most {LONGEST_PERIOD_DAYS} days at a time.",
-                           code="invalid_period")
+        raise InvalidInput(_("Ask about at most %(days)s days at a time."),
+                           code="invalid_period", days=LONGEST_PERIOD_DAYS)
     if category is not None and category not in CATEGORY_WORDS:
-        raise InvalidInput(f"{category!r} is not a category; use one of "
-                           f"{', '.join(CATEGORY_WORDS)}.", code="invalid_category")
+        raise InvalidInput(_("%(category)s is not a category; use one of %(categories)s."),
+                           code="invalid_category", category=repr(category),
+                           categories=", ".join(CATEGORY_WORDS))
     tz = timezone.get_current_timezone()
     start = datetime.combine(first, time.min, tzinfo=tz)
     end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=tz)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
@@ -16,6 +17,8 @@ from errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 
 MAX_NOTE_LENGTH = 2000
 UNBLOCK_PERMISSION = "accounts.unblock_card"
+KEY_REQUIRED = _("An idempotency key (UUID) is required.")
+NOT_BLOCKED = _("Card %(card)s is not blocked; there is nothing to unblock.")
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
     makes two simultaneous blocks end with exactly one change.
     """
     if not isinstance(idempotency_key, uuid.UUID):
-        raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
+        raise InvalidInput(KEY_REQUIRED, code="missing_idempotency_key")
     with service_transaction():
         card = card_get(customer=customer, last4=last4)
         if card.block_key == idempotency_key:
@@ -49,13 +52,15 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
         if reversal is not None:
             # A late retry of a block that was since reversed must not block
             # the card again behind the back of whoever unblocked it.
-            by = "by support staff" if reversal.staff_user_id else "in the chat"
-            raise Conflict(f"This block was carried out and later reversed {by}; "
-                           "ask for a new block if the card should be blocked again.",
+            raise Conflict(_("This block was carried out and later reversed by support staff; "
+                             "ask for a new block if the card should be blocked again.")
+                           if reversal.staff_user_id else
+                           _("This block was carried out and later reversed in the chat; "
+                             "ask for a new block if the card should be blocked again."),
                            code="block_reversed")
         if Card.objects.filter(block_key=idempotency_key).exists():
-            raise Conflict("This confirmation was already used to block another card; "
-                           "ask the assistant to prepare the new block.",
+            raise Conflict(_("This confirmation was already used to block another card; "
+                             "ask the assistant to prepare the new block."),
                            code="idempotency_key_reused")
         changed = Card.objects.filter(pk=card.pk, status=Card.Status.ACTIVE).update(
             status=Card.Status.BLOCKED, blocked_at=timezone.now(), block_key=idempotency_key,
@@ -78,12 +83,11 @@ class CardUnblockResult:
 def card_unblock_check(*, card: Card) -> None:
     """The customer may lift only a block they made themselves (G7's business rule)."""
     if card.status != Card.Status.BLOCKED:
-        raise RuleViolation(f"Card {card.masked} is not blocked; there is nothing to unblock.",
-                            code="card_not_blocked")
+        raise RuleViolation(NOT_BLOCKED, code="card_not_blocked", card=card.masked)
     if card.blocked_by != Card.BlockedBy.CUSTOMER:
-        raise RuleViolation(f"Card {card.masked} was blocked by the bank, so only the bank can "
-                            "unblock it: the customer should call support or visit a branch.",
-                            code="card_blocked_by_bank")
+        raise RuleViolation(_("Card %(card)s was blocked by the bank, so only the bank can "
+                              "unblock it: please call support or visit a branch."),
+                            code="card_blocked_by_bank", card=card.masked)
 
 
 def card_unblock_own(*, customer: Customer, last4: str,
@@ -95,15 +99,15 @@ def card_unblock_own(*, customer: Customer, last4: str,
     bank, or a second unblock at once, changes nothing; the record keeps the key.
     """
     if not isinstance(idempotency_key, uuid.UUID):
-        raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
+        raise InvalidInput(KEY_REQUIRED, code="missing_idempotency_key")
     with service_transaction():
         card = card_get(customer=customer, last4=last4)
         done = CardUnblock.objects.filter(unblock_key=idempotency_key).first()
         if done is not None and done.card_id == card.pk:
             return CardUnblockResult(card=card, changed=True)  # a retry of the call that did it
         if done is not None:
-            raise Conflict("This confirmation was already used to unblock another card; "
-                           "ask the assistant to prepare the new unblock.",
+            raise Conflict(_("This confirmation was already used to unblock another card; "
+                             "ask the assistant to prepare the new unblock."),
                            code="idempotency_key_reused")
         if card.status == Card.Status.ACTIVE:
             return CardUnblockResult(card=card, changed=False)
@@ -117,8 +121,8 @@ def card_unblock_own(*, customer: Customer, last4: str,
             if card.status == Card.Status.ACTIVE:
                 return CardUnblockResult(card=card, changed=False)
             card_unblock_check(card=card)
-            raise Conflict(f"Card {card.masked} changed while it was being unblocked; "
-                           "ask again.", code="card_changed")
+            raise Conflict(_("Card %(card)s changed while it was being unblocked; ask again."),
+                           code="card_changed", card=card.masked)
         assert card.blocked_at is not None  # blocked: the card_blocked_at_matches_status constraint
         record = CardUnblock(card=card, blocked_at=card.blocked_at, block_key=card.block_key,
                              unblock_key=idempotency_key)
@@ -169,8 +173,7 @@ def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
                 blocked_at=current.blocked_at,
             ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None, blocked_by="")
         if not unblocked:
-            raise Conflict(f"Card {current.masked} is not blocked; there is nothing to unblock.",
-                           code="card_not_blocked")
+            raise Conflict(NOT_BLOCKED, code="card_not_blocked", card=current.masked)
         assert current.blocked_at is not None  # blocked, as card_blocked_at_matches_status holds
         record = CardUnblock(card=current, note=note, staff_user=staff_user,
                              blocked_at=current.blocked_at, block_key=current.block_key)

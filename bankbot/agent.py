@@ -18,6 +18,7 @@ import openai
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
@@ -157,42 +158,45 @@ def run_turn(
             tool_calls = reply.tool_calls or []
             if not tool_calls:
                 if not (reply.content or "").strip():
-                    raise TurnFailed("empty_reply", "The assistant returned an empty answer. "
-                                     "Your message is saved; press Retry.")
+                    raise TurnFailed("empty_reply", _("The assistant returned an empty answer. "
+                                                      "Your message is saved; press Retry."))
                 if gate and (rest := gate.finish()):
                     on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=rest))
                 return _finish(conversation, reply.content or "", ctx, on_event, check_output)
             messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
             for call in tool_calls:
                 messages.append(_run_tool(conversation, harness, call, on_event))
-        raise TurnFailed("step_cap", "The assistant could not finish this request in "
-                         f"{MAX_TOOL_STEPS} steps, so it stopped. Nothing was changed; "
-                         "try asking more simply.")
+        raise TurnFailed("step_cap", _("The assistant could not finish this request in "
+                                       "%(steps)s steps, so it stopped. Nothing was changed; "
+                                       "try asking more simply.") % {"steps": MAX_TOOL_STEPS})
     except TurnFailed as failure:
         return _fail(conversation, ctx, failure.code, failure.message, on_event)
     except openai.LengthFinishReasonError:
         # The SDK's stream state raises these two itself; they are not APIErrors.
-        return _fail(conversation, ctx, "model_truncated", "The assistant's answer was cut "
-                     "off before it finished. Your message is saved; press Retry, or ask for "
-                     "less at once.", on_event)
+        return _fail(conversation, ctx, "model_truncated", _(
+            "The assistant's answer was cut off before it finished. Your message is saved; "
+            "press Retry, or ask for less at once."), on_event)
     except openai.ContentFilterFinishReasonError:
-        return _fail(conversation, ctx, "model_filtered", "The assistant's service withheld "
-                     "its answer. Your message is saved; press Retry, or put the question "
-                     "another way.", on_event)
+        return _fail(conversation, ctx, "model_filtered", _(
+            "The assistant's service withheld its answer. Your message is saved; press Retry, "
+            "or put the question another way."), on_event)
     except openai.APITimeoutError:
-        return _fail(conversation, ctx, "model_timeout", "The assistant took too long to "
-                     "answer. Your message is saved; press Retry.", on_event)
+        return _fail(conversation, ctx, "model_timeout", _(
+            "The assistant took too long to answer. Your message is saved; press Retry."),
+            on_event)
     except openai.APIConnectionError:
-        return _fail(conversation, ctx, "model_unreachable", "The assistant could not be "
-                     "reached. Your message is saved; press Retry.", on_event)
+        return _fail(conversation, ctx, "model_unreachable", _(
+            "The assistant could not be reached. Your message is saved; press Retry."),
+            on_event)
     except openai.APIStatusError as error:
-        return _fail(conversation, ctx, "model_error", f"The assistant's service answered "
-                     f"with an error (HTTP {error.status_code}). Your message is saved; "
-                     "press Retry.", on_event)
+        return _fail(conversation, ctx, "model_error", _(
+            "The assistant's service answered with an error (HTTP %(status)s). Your message "
+            "is saved; press Retry.") % {"status": error.status_code}, on_event)
     except (openai.APIError, ValueError) as error:  # malformed stream or payload
         log.warning("model failure: %s", error)
-        return _fail(conversation, ctx, "model_error", "The assistant's answer could not be "
-                     "read. Your message is saved; press Retry.", on_event)
+        return _fail(conversation, ctx, "model_error", _(
+            "The assistant's answer could not be read. Your message is saved; press Retry."),
+            on_event)
 
 
 def _answer_click(conversation: Conversation, ctx: ActionContext,
@@ -306,8 +310,8 @@ def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMe
                     on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=shown))
     completion = state.get_final_completion()
     if not completion.choices:
-        raise TurnFailed("empty_reply", "The assistant returned no answer. Your message is "
-                         "saved; press Retry.")
+        raise TurnFailed("empty_reply", _("The assistant returned no answer. Your message "
+                                          "is saved; press Retry."))
     return completion.choices[0].message
 
 

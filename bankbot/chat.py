@@ -126,7 +126,8 @@ def conversation_get(*, customer: Customer, public_id: Any) -> Conversation:
     try:
         return Conversation.objects.get(customer=customer, public_id=uuid.UUID(str(public_id)))
     except (ValueError, Conversation.DoesNotExist):
-        raise NotFound("This conversation was not found.", code="conversation_not_found") from None
+        raise NotFound(_("This conversation was not found."),
+                       code="conversation_not_found") from None
 
 
 def conversation_of_user(*, user: Any, public_id: Any) -> Conversation | None:
@@ -200,7 +201,7 @@ def _check_client_message_id(client_message_id: Any) -> None:
         return
     if (not isinstance(client_message_id, str) or len(client_message_id) > MAX_CLIENT_ID_CHARS
             or not client_message_id.isprintable()):
-        raise InvalidInput("The message id is not valid.", code="invalid_message_id")
+        raise InvalidInput(_("The message id is not valid."), code="invalid_message_id")
 
 
 def customer_rate_limited(*, customer: Customer) -> bool:

@@ -59,6 +59,8 @@ _QUANTITY = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?[\s-]*(?:%|(?:per ?cent|days?
 # A minus sign before a number: "-99 999 KZT" states 99 999 (money does not read signs).
 _MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
 
+_FIGURE = re.compile(r"\d{1,15}\.\d\d")
+
 AMOUNT_REMOVED = "[amount removed]"
 _REMOVED = {"link": "[link removed]", "e-mail": "[e-mail removed]",
             "phone": "[phone number removed]"}
@@ -117,7 +119,13 @@ class _Figures:
 
     @cached_property
     def amounts(self) -> set[Decimal]:
-        return amount_values(_MINUS.sub(" ", self.text), min_bare=1)
+        found = amount_values(_MINUS.sub(" ", self.text), min_bare=1)
+        if not self.by_customer:
+            # A bank field that is just a figure ("1.01", "5.05") is one, though alone
+            # it reads like a day and a month.
+            found |= {Decimal(line) for line in self.text.splitlines()
+                      if _FIGURE.fullmatch(line)}
+        return found
 
     @cached_property
     def contacts(self) -> set[str]:

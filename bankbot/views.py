@@ -28,7 +28,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Customer
-from accounts.selectors import cards_for_customer, parse_month, statement_for_month
+from accounts.selectors import (
+    PAGES_FROM_ONE,
+    cards_for_customer,
+    parse_month,
+    statement_for_month,
+)
 from bankbot.agent import run_turn
 from bankbot.chat import (
     MAX_MESSAGE_CHARS,
@@ -218,7 +223,7 @@ def _page_number(value: str | None) -> int:
     try:
         return int(value or 1)
     except ValueError:  # not a number (or one of thousands of digits)
-        raise InvalidInput("Pages are numbered from 1.", code="invalid_page") from None
+        raise InvalidInput(PAGES_FROM_ONE, code="invalid_page") from None
 
 
 def _transaction_row(txn: Any) -> dict[str, Any]:

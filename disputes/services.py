@@ -11,15 +11,20 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Customer, Transaction
-from accounts.money import to_amount
+from accounts.money import kzt_text, to_amount
 from accounts.selectors import transaction_get
-from accounts.services import MAX_NOTE_LENGTH, note_clean, staff_check
+from accounts.services import KEY_REQUIRED, MAX_NOTE_LENGTH, note_clean, staff_check
 from accounts.transactions import service_transaction
 from disputes.models import Dispute, DisputeReview
 from disputes.signals import dispute_moved
 from errors import Conflict, InvalidInput, RuleViolation
+
+# An amount in a sentence, written the way the sentence's language writes it.
+_kzt = lazy(kzt_text, str)
 
 # The first dispute is D-881, the public reference DESIGN.md uses as its example.
 REFERENCE_OFFSET = 880
@@ -56,24 +61,21 @@ def dispute_check(*, transaction: Transaction, amount: Decimal) -> None:
     window = timedelta(days=settings.BANKBOT_DISPUTE_WINDOW_DAYS)
     if transaction.posted_at < timezone.now() - window:
         raise RuleViolation(
-            f"Transaction {transaction.reference} was posted on "
-            f"{timezone.localdate(transaction.posted_at):%Y-%m-%d}, more than "
-            f"{window.days} days ago; disputes are not accepted after {window.days} days.",
-            code="dispute_window_closed",
-        )
+            _("Transaction %(reference)s was posted on %(posted)s, more than %(days)s days "
+              "ago; disputes are not accepted after %(days)s days."),
+            code="dispute_window_closed", reference=transaction.reference,
+            posted=f"{timezone.localdate(transaction.posted_at):%Y-%m-%d}", days=window.days)
     if amount > transaction.amount:
         raise RuleViolation(
-            f"The disputed amount {amount:.2f} KZT is more than the transaction's "
-            f"{transaction.amount:.2f} KZT.",
-            code="amount_exceeds_transaction",
-        )
+            _("The disputed amount %(amount)s is more than the transaction's %(total)s."),
+            code="amount_exceeds_transaction", amount=_kzt(amount), total=_kzt(transaction.amount))
     open_dispute = transaction.disputes.filter(status__in=Dispute.OPEN_STATUSES).first()
     if open_dispute is not None:
         raise Conflict(
-            f"Transaction {transaction.reference} already has an open dispute, "
-            f"{open_dispute.reference}; you will hear about it there.",
-            code="dispute_already_open",
-        )
+            _("Transaction %(reference)s already has an open dispute, %(dispute)s; you will "
+              "hear about it there."),
+            code="dispute_already_open", reference=transaction.reference,
+            dispute=open_dispute.reference)
 
 
 def dispute_open(
@@ -92,11 +94,11 @@ def dispute_open(
     promises across workers.
     """
     if not isinstance(idempotency_key, uuid.UUID):
-        raise InvalidInput("An idempotency key (UUID) is required.", code="missing_idempotency_key")
+        raise InvalidInput(KEY_REQUIRED, code="missing_idempotency_key")
     parsed_amount = to_amount(amount)
     if reason not in Dispute.Reason.values:
-        raise InvalidInput("The reason must be one of: " + ", ".join(Dispute.Reason.values) + ".",
-                           code="invalid_reason")
+        raise InvalidInput(_("The reason must be one of: %(reasons)s."), code="invalid_reason",
+                           reasons=", ".join(Dispute.Reason.values))
 
     with service_transaction():
         replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount,
@@ -153,8 +155,8 @@ def _dispute_for_key(
     )
     if not same:
         raise Conflict(
-            "This confirmation was already used for a different dispute; "
-            "ask the assistant to prepare the new one.",
+            _("This confirmation was already used for a different dispute; "
+              "ask the assistant to prepare the new one."),
             code="idempotency_key_reused",
         )
     return DisputeResult(dispute=existing, replayed=True)

@@ -23,7 +23,7 @@ from tools.catalog import candidate_rows, openai_tools
 from tools.context import ActionContext, InvalidAuthorizationContext
 from tools.models import Proposal, ToolCallTrace
 from tools.policy import Denial, denial_reason, parse_call
-from tools.proposals import proposal_create
+from tools.proposals import proposal_create, proposal_said
 from tools.provenance import Source, external_sources, render_for_model
 from tools.trace import trace_record
 
@@ -75,8 +75,9 @@ class ToolOutcome:
         if self.status == OutcomeStatus.OK:
             answer["data"] = self.data
         elif self.status == OutcomeStatus.AWAITING_CONFIRMATION and self.proposal is not None:
-            answer.update(proposal=self.proposal.reference, summary=self.proposal.summary,
-                          message=AWAITING)
+            # The summary in the customer's language: a model repeats it to them.
+            answer.update(proposal=self.proposal.reference,
+                          summary=proposal_said(self.proposal), message=AWAITING)
         elif self.error is not None:
             answer["error"] = self.error.as_dict()
             if self.data and self.data.get("candidates"):
@@ -150,7 +151,8 @@ class GuardedHarness:
                 with read_only():
                     data = spec.run(self.ctx, args)
             except DomainError as error:
-                return self._deny(tool, raw_text, Denial(error.code, error.message),
+                return self._deny(tool, raw_text, Denial(error.code, error.message,
+                                                         english=error.english),
                                   started, validated)
             self.sources += external_sources(tool, data)
             trace_record(event=Event.CALLED, decision="ok", tool=tool, ctx=self.ctx,
@@ -175,7 +177,8 @@ class GuardedHarness:
               validated: dict | None = None, candidates: dict | None = None) -> ToolOutcome:
         trace_record(event=Event.DENIED, decision="deny", tool=tool, ctx=self.ctx,
                      raw_args=raw_text[:4000], validated_args=validated,
-                     reason_code=denial.code, reason=denial.message, latency_ms=_ms(started))
+                     reason_code=denial.code, reason=denial.english or denial.message,
+                     latency_ms=_ms(started))
         return ToolOutcome(tool=tool, status=OutcomeStatus.ERROR, error=denial,
                            data=candidates or None)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
 from errors import DomainError
@@ -20,6 +21,9 @@ class Denial:
     # The customer's objects their words fit (several, so none was granted): the
     # chat shows them with their buttons, and a click is the mandate (G7).
     candidates: tuple[str, ...] = ()
+    # The message in English for the audit trace, when ``message`` is in the
+    # customer's language ("": the message is English already).
+    english: str = ""
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
@@ -72,11 +76,12 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
         if grant is None:
             return _not_granted(mandate, spec)
         if grant in ctx.spent:
-            return Denial("mandate_spent", "This exact action has already been proposed in "
-                          "this turn; the customer can confirm the card already shown.")
+            return Denial("mandate_spent", _("This exact action has already been proposed in "
+                                             "this turn; the card already shown can be "
+                                             "confirmed."))
         spec.check(ctx, args)
     except DomainError as error:
-        return Denial(error.code, error.message)
+        return Denial(error.code, error.message, english=error.english)
     return None
 
 

@@ -25,7 +25,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from accounts.transactions import in_callers_transaction
 from errors import Conflict, DomainError, NotFound
@@ -98,6 +99,16 @@ def proposal_create(
         external_sources=sources_marked(sources, target=target, read_from=read_from),
         expires_at=timezone.now() + timedelta(seconds=settings.BANKBOT_PROPOSAL_TTL_SECONDS),
     )
+
+
+def proposal_said(proposal: Proposal) -> str:
+    """The action as the customer reads it, in the active language: its tool's
+    wording over the stored arguments. In English, the stored summary (the record's
+    words, which also name the card's brand or the transaction's date and reason)."""
+    spec = CATALOG.get(proposal.tool)
+    english = (translation.get_language() or "en").startswith("en")
+    return (spec.action_text(proposal.args) if spec is not None and not english else ""
+            ) or proposal.summary
 
 
 def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
@@ -178,19 +189,19 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
         # Someone else's proposal answers exactly like a missing one.
         return Refused(_not_found(), proposal, reason_code="not_owner")
     if not digest == proposal.args_digest == args_digest(proposal.tool, proposal.args):
-        return Refused(ProposalChanged("This action changed after it was shown to you, so it "
-                                       "was not carried out. Ask the assistant to prepare it "
-                                       "again."), proposal)
+        return Refused(ProposalChanged(_("This action changed after it was shown to you, so "
+                                         "it was not carried out. Ask the assistant to "
+                                         "prepare it again.")), proposal)
     if proposal.status in (Status.EXECUTED, Status.FAILED):
         stored = idempotency_replay(proposal.confirmation, customer=ctx.customer,
                                     fingerprint=_fingerprint(proposal))
         if stored is None:  # past the key's retention: the card still shows the result
-            return Refused(Conflict("This action was carried out already.",
+            return Refused(Conflict(_("This action was carried out already."),
                                     code="proposal_not_pending"), proposal)
         return Replay(proposal, ctx, stored)
     if proposal.status == Status.DECLINED:
-        return Refused(Conflict("You declined this action; ask the assistant again if you "
-                                "changed your mind.", code="proposal_declined"), proposal)
+        return Refused(Conflict(_("You declined this action; ask the assistant again if you "
+                                  "changed your mind."), code="proposal_declined"), proposal)
     unfinished = _unfinished_confirmation(proposal)
     if unfinished is not None:
         return FirstClick(proposal, ctx, unfinished.idempotency_key, unfinished)
@@ -234,6 +245,7 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
     started = time.perf_counter()
     fault_point("before_service")
     args = spec.args.model_validate(proposal.args)
+    reason = ""  # a refusal's, in English for the record
     try:
         # Careful, a savepoint around the run undoes a refusal's writes and lets
         # the click store it; otherwise there is none, and a refusal rolls the
@@ -245,6 +257,7 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
         if not careful:
             raise _ServiceRefused() from error
         response = {"status": "failed", "error": error.as_dict()}
+        reason = error.english
     fault_point("after_service")
     # One key order for every answer: the first click and its replays (read back
     # from the database, whose JSON may reorder keys) return the same bytes.
@@ -263,7 +276,7 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
         trace_entry(event=Event.EXECUTED if executed else Event.FAILED,
                     decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
                     proposal=proposal, validated_args=proposal.args, result=response,
-                    reason_code=failure.get("code", ""), reason=failure.get("message", ""),
+                    reason_code=failure.get("code", ""), reason=reason,
                     idempotency_key=key, approver=approver,
                     latency_ms=(time.perf_counter() - started) * 1000),
     ])
@@ -309,8 +322,8 @@ def proposal_confirm(*, user: Any, public_id: Any, digest: str,
                 raise  # the database is slow or away: the view's 503 says nothing was done
             _record_giving_up(public_id, user, key, failures)
             raise TemporarilyUnavailable(
-                "The bank could not finish this just now. Nothing was done; "
-                "press Confirm again in a moment.") from error
+                _("The bank could not finish this just now. Nothing was done; "
+                  "press Confirm again in a moment.")) from error
     if isinstance(answer, Refused):
         raise answer.error
     return answer
@@ -359,7 +372,7 @@ def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
     if proposal.status != Status.PENDING or _unfinished_confirmation(proposal) is not None:
-        return Refused(Conflict("You confirmed this action already; it cannot be declined.",
+        return Refused(Conflict(_("You confirmed this action already; it cannot be declined."),
                                 code="proposal_not_pending"), proposal)
     if proposal.expires_at <= timezone.now():
         proposal.status = Status.EXPIRED
@@ -405,11 +418,11 @@ def _unfinished_confirmation(proposal: Proposal) -> Confirmation | None:
 
 
 def _not_found() -> NotFound:
-    return NotFound("This confirmation was not found.", code="proposal_not_found")
+    return NotFound(_("This confirmation was not found."), code="proposal_not_found")
 
 
 def _expired() -> ProposalExpired:
-    return ProposalExpired("This confirmation has expired; ask the assistant again.")
+    return ProposalExpired(_("This confirmation has expired; ask the assistant again."))
 
 
 def _approver(user: Any) -> Any:
@@ -432,7 +445,7 @@ def _refusal_fields(refused: Refused, approver: Any) -> dict[str, Any]:
     proposal = refused.proposal
     code = refused.reason_code or refused.error.code
     reason = ("Someone other than the owner clicked; answered as not found."
-              if code == "not_owner" else refused.error.message)
+              if code == "not_owner" else refused.error.english)
     return {"event": refused.event, "decision": "deny", "tool": proposal.tool if proposal else "",
             "proposal": proposal, "approver": approver, "reason_code": code, "reason": reason}
 

@@ -1,10 +1,13 @@
 """What the offline model says, in English and Russian.
 
-Amounts are always passed in exactly as the tool results spelled them: the
-harness's output check accepts an amount only if it appears in a tool result.
+Amounts are passed in exactly as the tool results spelled them ("15000.00") and
+written here the way the customer's language writes them, as the pages do
+(accounts/money.py, ``kzt_text``): the answer check reads them back by value.
 """
 
 from __future__ import annotations
+
+from accounts.money import kzt_text
 
 from .months import ENGLISH_MONTHS, RUSSIAN_MONTHS
 from .understanding import Language
@@ -72,16 +75,16 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "Не получилось: {message}",
     },
     "statement": {
-        "en": "Your statement for {month} has {count}, {total} KZT in total.",
-        "ru": "В выписке за {month} {count} на сумму {total} KZT.",
+        "en": "Your statement for {month} has {count}, {total} in total.",
+        "ru": "В выписке за {month} {count} на сумму {total}.",
     },
     "statement_empty": {
         "en": "There are no transactions in your statement for {month}.",
         "ru": "За {month} операций нет.",
     },
     "total": {
-        "en": "In {month} you spent {total} KZT ({count}).",
-        "ru": "В {month_in} вы потратили {total} KZT ({count}).",
+        "en": "In {month} you spent {total} ({count}).",
+        "ru": "В {month_in} вы потратили {total} ({count}).",
     },
     "account_prefix": {"en": "Account {account}: ", "ru": "Счёт {account}: "},
     "which_card": {
@@ -119,12 +122,12 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "Я не нашёл операцию {reference}.",
     },
     "balance_one": {
-        "en": "The balance of your account ending {account} is {balance} KZT.",
-        "ru": "Баланс счёта, оканчивающегося на {account}: {balance} KZT.",
+        "en": "The balance of your account ending {account} is {balance}.",
+        "ru": "Баланс счёта, оканчивающегося на {account}: {balance}.",
     },
     "balance_many": {"en": "Your balances: {items}.", "ru": "Баланс ваших счетов: {items}."},
-    "balance_item": {"en": "account ending {account}: {balance} KZT",
-                     "ru": "счёт на {account}: {balance} KZT"},
+    "balance_item": {"en": "account ending {account}: {balance}",
+                     "ru": "счёт на {account}: {balance}"},
     "no_accounts": {"en": "I couldn't find an account of yours.",
                     "ru": "Я не нашёл ваших счетов."},
     "cards_list": {"en": "You have {count}: {items}.", "ru": "У вас {count}: {items}."},
@@ -150,8 +153,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "disputes_list": {"en": "Your disputes: {items}.", "ru": "Ваши споры: {items}."},
     "dispute_one": {"en": "Dispute {item}.", "ru": "Спор {item}."},
     "dispute_item": {
-        "en": "{dispute} about {transaction} ({amount} KZT), opened {opened}: {status}",
-        "ru": "{dispute} по операции {transaction} ({amount} KZT), открыт {opened}: {status}",
+        "en": "{dispute} about {transaction} ({amount}), opened {opened}: {status}",
+        "ru": "{dispute} по операции {transaction} ({amount}), открыт {opened}: {status}",
     },
     "dispute_note": {"en": " The bank's note to you is in the table below.",
                      "ru": " Комментарий банка для вас — в таблице ниже."},
@@ -159,8 +162,8 @@ TEXTS: dict[str, dict[Language, str]] = {
     "dispute_in_review": {"en": "being reviewed", "ru": "рассматривается"},
     "dispute_resolved": {"en": "resolved", "ru": "решён"},
     "dispute_rejected": {"en": "rejected", "ru": "отклонён"},
-    "spent": {"en": "{period} you spent {total} KZT{what} ({count}).",
-              "ru": "{period} вы потратили {total} KZT{what} ({count})."},
+    "spent": {"en": "{period} you spent {total}{what} ({count}).",
+              "ru": "{period} вы потратили {total}{what} ({count})."},
     "spent_nothing": {"en": "{period} you spent nothing{what}.",
                       "ru": "{period} трат{what} не было."},
     "spent_rows": {"en": " The transactions are below.", "ru": " Операции — ниже."},
@@ -186,9 +189,9 @@ TEXTS: dict[str, dict[Language, str]] = {
                          "ru": "За последние {count} дн. ({days})"},
     "period_days": {"en": "From {days}", "ru": "С {days}"},
     "twice_found": {
-        "en": "I found {count} of {amount} KZT{at}: {rows}. If one of them is a mistake, "
+        "en": "I found {count} of {amount}{at}: {rows}. If one of them is a mistake, "
               "press Dispute… next to it below.",
-        "ru": "Я нашёл {count} по {amount} KZT{at}: {rows}. Если одно из них ошибочное, "
+        "ru": "Я нашёл {count} по {amount}{at}: {rows}. Если одно из них ошибочное, "
               "нажмите «Оспорить…» рядом с ним ниже.",
     },
     "twice_row": {"en": "{reference} on {posted_at}", "ru": "{reference} от {posted_at}"},
@@ -208,8 +211,19 @@ TEXTS: dict[str, dict[Language, str]] = {
 }
 
 
+# The values that are amounts, in every phrase that names one.
+AMOUNTS = frozenset({"total", "balance", "amount"})
+
+
 def say(key: str, language: Language, **values: str) -> str:
-    return TEXTS[key][language].format(**values)
+    return TEXTS[key][language].format(**{
+        name: money(value, language) if name in AMOUNTS else value
+        for name, value in values.items()})
+
+
+def money(amount: str, language: Language) -> str:
+    """A bank figure as the language writes it: "15,000.00 ₸" / "15 000,00 ₸"."""
+    return kzt_text(amount, language)
 
 
 def month_label(month: str, language: Language, *, case: str = "nominative") -> str:

@@ -19,7 +19,7 @@ from bankbot.llm.config import Personality
 from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
-from .phrases import count_transactions, month_label, say
+from .phrases import count_transactions, money, month_label, say
 from .questions import answers
 from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand
 
@@ -188,7 +188,8 @@ def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
         return _raise_dispute(conversation, request, str(match.get("reference")), amount)
     if matches:
         rows = ", ".join(
-            f"{row.get('reference')} ({row.get('posted_at')}, {row.get('amount_kzt')} KZT)" for row in matches
+            f"{row.get('reference')} ({row.get('posted_at')}, "
+            f"{money(str(row.get('amount_kzt')), language)})" for row in matches
         )
         return Step(text=say("which_transaction", language, rows=rows))
     if request.reference:

@@ -7,16 +7,17 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.money import kzt_text
 from disputes.reasons import REASON_LABELS
 from tools.catalog import CATALOG, ArgLabel, ui_actions_for
 from tools.models import Proposal
+from tools.proposals import proposal_said
 from tools.provenance import MENTIONS_TARGET
 
 register = template.Library()
@@ -24,18 +25,10 @@ register = template.Library()
 
 @register.filter
 def kzt(value: Any) -> str:
-    """15000.5 → "15,000.50 ₸" (English) or "15 000,50 ₸" (Russian).
-
-    Formatting only: its values are stored figures and canonical tool arguments
-    ("15000.00"); amounts a person typed are read by accounts/money.py."""
-    try:
-        amount = Decimal(str(value)).quantize(Decimal("0.01"))
-    except (InvalidOperation, ValueError):
-        return str(value)
-    text = f"{amount:,.2f}"
-    if (translation.get_language() or "en").startswith("ru"):
-        text = text.replace(",", "\u00a0").replace(".", ",")
-    return f"{text}\u00a0₸"
+    """15000.5 → "15,000.50 ₸" (English) or "15 000,50 ₸" (Russian): accounts/money.py's
+    one formatter, which the answers use too. Its values are stored figures and
+    canonical tool arguments ("15000.00"); amounts a person typed are read there."""
+    return kzt_text(value)
 
 
 @register.filter
@@ -107,6 +100,7 @@ class ProposalCard:
     state: str  # pending | executed | failed | declined | expired
     rows: list[tuple[str, str]]
     action: str = ""  # the action in the page's language, from the stored arguments
+    said: str = ""  # what the card's headline says (tools/proposals.py, proposal_said)
     authors: str = ""
     excerpts: list[Warned] = field(default_factory=list)
     more: int = 0  # further excerpts not shown
@@ -174,7 +168,9 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     result = response.get("result") or {}
     outcome = spec.outcome(result) if spec is not None and spec.outcome and result else None
     return ProposalCard(
-        proposal=proposal, state=state, rows=rows, action=_action(proposal),
+        proposal=proposal, state=state, rows=rows,
+        action=spec.action_text(proposal.args) if spec is not None else "",
+        said=proposal_said(proposal),
         authors=", ".join(authors),
         excerpts=excerpts[:3], more=max(0, len(excerpts) - 3),
         result=result, error=error,
@@ -205,20 +201,6 @@ def _picker(spec: Any, proposal: Proposal) -> Picker | None:
                   choices=sorted(((code, _shown(arg.kind, code)) for code in codes),
                                  key=lambda choice: choice[1]),
                   current=str(proposal.args.get(name, "")))
-
-
-def _action(proposal: Proposal) -> str:
-    """The stored action in the interface language ("" for a tool we do not know:
-    the card then shows the stored summary alone)."""
-    spec = CATALOG.get(proposal.tool)
-    if spec is None or spec.action is None:
-        return ""
-    args = {key: (kzt(value) if spec.arg_labels.get(key, ArgLabel(key)).kind == "money"
-                  else value) for key, value in proposal.args.items()}
-    try:
-        return str(spec.action) % args
-    except (KeyError, TypeError, ValueError):  # arguments stored before a change of wording
-        return ""
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,11 @@ and answer with the bank-computed figures and words, unflagged (G10)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from accounts.money import kzt_text
 from tests.agent.questions_world import NOTE
 
 # (what the customer types, the read it needs, what the answer must say)
@@ -159,9 +162,22 @@ def test_it_answers_from_the_bank_computed_result(dana_conversation, say, model_
     reads = [event.data for event in events if event.kind == "tool"]
     assert [(read["tool"], read["status"]) for read in reads] == [(tool, "ok")]
     for words in says:
-        assert words in reply.text
+        assert written(words, text) in reply.text
     assert not reply.flagged, reply.flagged
     assert not [event for event in events if event.kind == "proposal"]
+
+
+def written(words: str, question: str) -> str:
+    """The expected words with each figure ("842350.00", "842350.00 KZT") as the answer
+    writes it: the way the question's language writes amounts ("842,350.00 ₸",
+    "842 350,00 ₸"), as the pages do."""
+    language = "ru" if re.search("[а-яё]", question, re.IGNORECASE) else "en"
+
+    def figure(match: re.Match[str]) -> str:
+        text = kzt_text(match[1], language)
+        return text if match[2] else text.removesuffix("\u00a0₸")
+
+    return re.sub(r"(\d+\.\d\d)( KZT)?", figure, words)
 
 
 def test_a_card_is_named_by_its_digits_not_its_label(dana_conversation, say, model_today) -> None:

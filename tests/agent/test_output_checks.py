@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 import httpx2
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from accounts.money import to_amount
+from accounts.money import kzt_text, to_amount
 from bankbot.output_checks import CheckedAnswer, Known, StreamGate, check_answer
 from tests.agent.fakes import ScriptedModel, _chunk, call, text
 from tools.mandate import mandate_for
@@ -39,6 +42,21 @@ def test_an_amount_in_words_nothing_vouches_for_is_removed_not_only_flagged():
 def test_an_amount_from_a_tool_result_passes():
     checked = check_answer("Your total is 15000.00 KZT.", known_text=['{"total_kzt": "15000.00"}'])
     assert not checked.flagged
+
+
+@given(cents=st.integers(min_value=1, max_value=10**11), language=st.sampled_from(["en", "ru"]))
+def test_an_amount_written_the_pages_way_verifies_against_the_banks_figure(cents, language):
+    """Answers write amounts as pages do ("277 817,00 ₸", "277,817.00 ₸"): each reads
+    back as the bank's figure, and a figure one tiyn off does not."""
+    figure = Decimal(cents) / 100
+    known = [json.dumps({"total_kzt": f"{figure:.2f}"})]
+    stated = f"Итого {kzt_text(figure, language)}, " if language == "ru" else (
+        f"The total is {kzt_text(figure, language)}, ")
+    assert not check_answer(stated + "thanks.", known_text=known).flagged
+    text, _ = stream(StreamGate(known), *re.split(r"(?<=[\s,.])", stated), "thanks.")
+    assert text == stated + "thanks."
+    assert check_answer(f"{kzt_text(figure + Decimal('0.01'), language)}.",
+                        known_text=known).flagged
 
 
 def test_an_amount_the_customer_wrote_passes():

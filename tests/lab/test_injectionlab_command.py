@@ -88,7 +88,7 @@ def test_the_html_report_is_self_contained_and_escapes_planted_text(
                      expected={"proposals": [{"tool": "raise_dispute", "transaction": "T-1001"}]})
     run(str(write_yaml({"scenarios": [attack(), click]})), "--html", str(out))
     html = out.read_text()
-    assert "clicked raise_dispute T-1001" in html and "Confirm: Dispute 15000.00 KZT" in html
+    assert "clicked raise_dispute T-1001" in html and "Confirm: Dispute 15,000.00\u00a0₸" in html
     assert "<script>alert" not in html and "&lt;script&gt;alert" in html
     assert "<link" not in html and "src=\"http" not in html  # nothing fetched from elsewhere
     assert "G7" in html and "Transcript" in html and "Trace" in html and "End state" in html

@@ -62,7 +62,7 @@ def test_it_treats_planted_text_as_data_when_careful(careful: Chat, variant: str
     message = careful.reply(messages)
 
     assert message.tool_calls in (None, [])
-    assert message.content == "Your statement for October 2026 has 1 transaction, 15000.00 KZT in total."
+    assert message.content == "Your statement for October 2026 has 1 transaction, 15,000.00\u00a0₸ in total."
 
 
 def test_it_emits_the_planted_call_when_streaming_too(compromised: Chat) -> None:

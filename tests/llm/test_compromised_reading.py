@@ -323,7 +323,7 @@ def test_the_careful_personality_never_reads_third_party_text(careful: Chat, mon
 
     assert (
         careful.reply(messages).content
-        == "Your statement for October 2026 has 3 transactions, 116500.50 KZT in total."
+        == "Your statement for October 2026 has 3 transactions, 116,500.50\u00a0₸ in total."
     )
 
 

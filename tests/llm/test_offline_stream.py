@@ -33,7 +33,7 @@ def test_it_streams_text_word_by_word(careful: Chat) -> None:
     # The opening chunk carries the role and an empty content, as OpenAI's does.
     deltas = [e.delta for e in events if e.type == "content.delta" and e.delta]
     done = [event.content for event in events if event.type == "content.done"]
-    assert done == ["Your statement for October 2026 has 1 transaction, 15000.00 KZT in total."]
+    assert done == ["Your statement for October 2026 has 1 transaction, 15,000.00\u00a0₸ in total."]
     assert "".join(deltas) == done[0]
     assert len(deltas) == len(done[0].split())
 

@@ -128,7 +128,7 @@ def test_it_asks_which_transaction_when_several_match(careful: Chat) -> None:
 
     assert message.tool_calls in (None, [])
     assert "T-1" in message.content and "T-2" in message.content
-    assert "15000.00 KZT" in message.content and "8000.00 KZT" in message.content
+    assert "15,000.00\u00a0₸" in message.content and "8,000.00\u00a0₸" in message.content
 
 
 def test_it_says_when_nothing_matches(careful: Chat) -> None:
@@ -215,7 +215,7 @@ def test_it_relays_a_failed_read_instead_of_retrying(careful: Chat) -> None:
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["create", "stream"])
-def test_it_states_the_total_exactly_as_the_tool_wrote_it(careful: Chat, stream: bool) -> None:
+def test_it_states_the_tools_total_the_way_the_language_writes_it(careful: Chat, stream: bool) -> None:
     rows = [transaction("T-1", "15000.00"), transaction("T-2", "2500.50")]
     messages = careful.turn(
         "How much did I spend in October?",
@@ -225,7 +225,7 @@ def test_it_states_the_total_exactly_as_the_tool_wrote_it(careful: Chat, stream:
     message = careful.reply(messages, stream=stream)
 
     assert message.tool_calls in (None, [])
-    assert message.content == "In October 2026 you spent 17500.50 KZT (2 transactions)."
+    assert message.content == "In October 2026 you spent 17,500.50\u00a0₸ (2 transactions)."
 
 
 def test_it_summarises_a_statement_in_russian(careful: Chat) -> None:
@@ -237,7 +237,7 @@ def test_it_summarises_a_statement_in_russian(careful: Chat) -> None:
 
     message = careful.reply(messages)
 
-    assert message.content == "В выписке за октябрь 2026 2 операции на сумму 17500.50 KZT."
+    assert message.content == "В выписке за октябрь 2026 2 операции на сумму 17\u00a0500,50\u00a0₸."
 
 
 def test_it_says_when_a_month_is_empty(careful: Chat) -> None:

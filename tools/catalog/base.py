@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from openai import pydantic_function_tool
 from pydantic import BaseModel, ConfigDict
 
+from accounts.money import kzt_text
 from tools.catalog.rows import Target
 
 if TYPE_CHECKING:
@@ -120,6 +121,19 @@ class ToolSpec:
     def openai_schema(self) -> dict[str, Any]:
         return dict(pydantic_function_tool(self.args, name=self.name,
                                            description=self.description))
+
+    def action_text(self, args: Mapping[str, Any]) -> str:
+        """The confirm card's action over stored arguments, in the active language,
+        amounts written its way ("" without a wording, or for arguments stored before
+        a change of wording)."""
+        if self.action is None:
+            return ""
+        values = {key: kzt_text(value) if self.arg_labels.get(key, ArgLabel(key)).kind == "money"
+                  else value for key, value in args.items()}
+        try:
+            return str(self.action) % values
+        except (KeyError, TypeError, ValueError):
+            return ""
 
     def ui_grant(self, action: Mapping[str, str], source: str) -> Grant | None:
         return self.from_click(action, source) if self.from_click else None

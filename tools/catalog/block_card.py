@@ -36,8 +36,8 @@ class BlockCardArgs(ToolArgs):
 def check(ctx: ActionContext, args: BlockCardArgs) -> None:
     card = card_get(customer=ctx.customer, last4=args.card)
     if card.status == Card.Status.BLOCKED:
-        raise RuleViolation(f"Card {card.masked} is already blocked; nothing to do.",
-                            code="card_already_blocked")
+        raise RuleViolation(gettext_lazy("Card %(card)s is already blocked; nothing to do."),
+                            code="card_already_blocked", card=card.masked)
 
 
 def grant(ctx: ActionContext, args: BlockCardArgs) -> Grant | None:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import Field
 
-from accounts.money import to_amount
+from accounts.money import kzt_text, to_amount
 from accounts.selectors import transaction_get
 from disputes.models import Dispute
 from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
@@ -72,7 +72,8 @@ def from_click(action: Mapping[str, str], source: str) -> Grant | None:
 
 def summary(ctx: ActionContext, args: RaiseDisputeArgs) -> str:
     txn = transaction_get(customer=ctx.customer, reference=args.transaction)
-    return (f"Dispute {to_amount(args.amount):.2f} KZT of transaction {txn.reference} "
+    # English, for the record; the amount written as English pages write it.
+    return (f"Dispute {kzt_text(to_amount(args.amount), 'en')} of transaction {txn.reference} "
             f"({timezone.localdate(txn.posted_at):%Y-%m-%d}): {REASON_LABELS[args.reason]}")
 
 
