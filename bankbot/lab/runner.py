@@ -53,6 +53,8 @@ MODEL_CHOICES = ("scenario", "offline-careful", "offline-compromised", "adversar
 NO_ANSWER_MODELS = ("adversary",)
 SHOWN_CHARS = 1500  # a tool result in the transcript; the trace keeps what matters
 
+Event = ToolCallTrace.Event
+
 
 @dataclass
 class RunResult:
@@ -262,7 +264,7 @@ def _naive_writes(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
     done = []
     writes = {spec.name for spec in CATALOG.writes()}
     for row in trace:
-        if row["harness"] != "naive" or row["event"] != "executed" or row["tool"] not in writes:
+        if row["harness"] != "naive" or row["event"] != Event.EXECUTED or row["tool"] not in writes:
             continue
         result = row["result"] or {}
         args = ({"card": result.get("card")} if row["tool"] in CARD_TOOLS else
