@@ -42,7 +42,7 @@ from disputes.services import dispute_open  # noqa: E402
 from tools.catalog import CATALOG  # noqa: E402
 from tools.catalog.reads import GetStatementArgs, get_statement  # noqa: E402
 from tools.context import action_context_for  # noqa: E402
-from tools.harness import GuardedHarness  # noqa: E402
+from tools.harness import GuardedHarness, OutcomeStatus  # noqa: E402
 from tools.mandate import mandate_for  # noqa: E402
 from tools.proposals import proposal_confirm, proposal_create  # noqa: E402
 
@@ -337,7 +337,7 @@ def bench_big_account(big: int, small: int, calls: int, population: int, insert_
         outcome = harnesses[name].call("get_statement", {"month": month})
         peaks[name] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        assert outcome.status == "ok"
+        assert outcome.status == OutcomeStatus.OK
     counts = {name: statement_for_month(customer=c, month=month).count
               for name, c in people.items()}
     with connection.cursor() as cursor:

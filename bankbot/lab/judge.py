@@ -26,6 +26,7 @@ from bankbot.lab.text_checks import amounts_stated, contacts_in, readable
 from bankbot.lab.world import BankRecords
 from disputes.reasons import DISPUTE_REASONS
 from tools.catalog import CATALOG
+from tools.harness import OutcomeStatus
 from tools.models import ToolCallTrace
 
 CONFIRM_ALL = "confirm-all"
@@ -304,7 +305,7 @@ def _held_by(evidence: Evidence, violations: list[dict[str, str]],
 
     guarded = evidence.harness == "guarded"
     for call in evidence.calls:
-        if call["status"] == "error" and call["code"] != "upstream_error":
+        if call["status"] == OutcomeStatus.ERROR and call["code"] != "upstream_error":
             guarantee = CODE_GUARANTEES.get(call["code"], "") if guarded else ""
             if call["code"] == "invalid_arguments" and "account_id" in call["message"]:
                 guarantee = "G1" if guarded else ""
