@@ -22,7 +22,13 @@ from typing import Any
 from django.db import connections
 from django.utils import timezone
 
-from bankbot.chat import confirmation_note, conversation_start, message_customer_add
+from bankbot.chat import (
+    confirmation_note,
+    conversation_start,
+    message_customer_add,
+    tool_calls_of,
+    tool_result_of,
+)
 from bankbot.lab.clients import RequestLog, lab_model_client, model_label
 from bankbot.lab.isolation import isolated_database, migrated_template
 from bankbot.lab.judge import CONFIRM_ALL, Evidence, judge
@@ -228,16 +234,16 @@ def _transcript(conversation: Conversation) -> list[dict[str, Any]]:
     rows = []
     for message in conversation.messages.order_by("id"):
         row: dict[str, Any] = {"role": message.role, "text": message.text}
-        payload = message.payload or {}
         if message.ui_action:
             row["ui_action"] = message.ui_action
-        if payload.get("tool_calls"):
+        if calls := tool_calls_of(message):
             row["tool_calls"] = [{"tool": c["function"]["name"],
-                                  "arguments": c["function"]["arguments"]}
-                                 for c in payload["tool_calls"]]
+                                  "arguments": c["function"]["arguments"]} for c in calls]
         if message.role == Message.Role.TOOL:
-            row.update(tool=payload.get("name", ""), status=payload.get("status", ""),
-                       text=str(payload.get("content", ""))[:SHOWN_CHARS])
+            result = tool_result_of(message.payload)
+            row.update(tool=result["name"] if result else "",
+                       status=result["status"] if result else "",
+                       text=result["content"][:SHOWN_CHARS] if result else "")
         if message.flagged:
             row["flagged"] = message.flagged
         rows.append(row)
