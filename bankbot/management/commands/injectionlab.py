@@ -1,16 +1,7 @@
-"""python manage.py injectionlab — play the Injection Lab corpus and score it.
-
-Runs every scenario (the built-in corpus, or the files and directories given)
-through the naive and/or guarded harness with a customer who never clicks
-and/or one who confirms everything, in an isolated database. Prints one line
-per scenario, the AgentDojo-style table and the informative fraction per
-technique (the share of attacks the naive harness falls to; LOW below 80 %);
-writes JSON and HTML on request, and with ``--model adversary --headline`` the
-headline the trainee page shows. Exit status 1 if the guarded harness let any
-attack through, broke a benign task's end state (an unexpected write, a leak, a
-contact or an unverified amount in the answer) or a run crashed; 2 if a
-scenario file (or --headline's run) is invalid or a scenario cannot be set up.
-1 wins when both happen: a breach matters more than a broken file.
+"""``manage.py injectionlab``: play the Injection Lab corpus (or the files given) through
+the naive and the guarded harness, in an isolated database, and score it. Options, output
+and exit statuses (1: the guarded harness let something through; 2: a file or a setup is
+invalid): docs/injection-lab.md, "Run it".
 """
 
 from __future__ import annotations
