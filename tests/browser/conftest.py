@@ -78,6 +78,21 @@ class LiveServer:
 def live_server_asgi(django_db_setup: None, _django_orm_beside_playwright: None
                      ) -> Iterator[LiveServer]:
     """Daphne serving bankbot.asgi on 127.0.0.1 (a free port), on the test database."""
+    yield from _daphne()
+
+
+@pytest.fixture
+def own_server(django_db_setup: None, _django_orm_beside_playwright: None,
+               transactional_db: None) -> Iterator[LiveServer]:
+    """A server of the test's own, for tests that write through Django admin. The
+    shared server outlives the flush between tests, and a process caches content
+    type ids (ContentType.objects.get_for_model): after a flush they name rows that
+    are gone, and admin's history entry fails its foreign key. A real database is
+    never flushed under a running server."""
+    yield from _daphne()
+
+
+def _daphne() -> Iterator[LiveServer]:
     from django.conf import settings
 
     database = settings.DATABASES["default"]

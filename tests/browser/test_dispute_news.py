@@ -17,8 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NOTE = "The shop refunded you; the money is back on your card."
 
 
-def test_support_moving_her_dispute_reaches_her_open_chat(page: Page, browser: Browser, server,
-                                                         alice, staff):
+def test_support_moving_her_dispute_reaches_her_open_chat(page: Page, browser: Browser,
+                                                         own_server, alice, staff):
+    server = own_server  # support writes through admin
     sign_in(page, server, "alice", PASSWORD["alice"])
     send(page, f"Show my statement for {timezone.localdate(days_ago(5)):%Y-%m}")
     row = page.locator(".txn-table tr", has_text="T-1001").last

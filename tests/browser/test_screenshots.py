@@ -36,7 +36,8 @@ def test_the_screenshots_are_there() -> None:
 
 
 @pytest.mark.skipif(not UPDATE, reason="set BANKBOT_UPDATE_SCREENSHOTS=1 to retake them")
-def test_take_screenshots(browser: Browser, server: LiveServer) -> None:
+def test_take_screenshots(browser: Browser, own_server: LiveServer) -> None:
+    server = own_server  # support writes through admin (tests/browser/conftest.py)
     call_command("seed_demo", verbosity=0)
     SHOTS.mkdir(parents=True, exist_ok=True)
     desktop = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
