@@ -25,24 +25,25 @@ from bankbot.models import Conversation, Message
 from bankbot.news import KIND, news_of
 from disputes.models import Dispute, DisputeReview
 from disputes.signals import dispute_moved
-from tools.models import Confirmation
+from tools.models import Confirmation, Proposal
 
 log = logging.getLogger(__name__)
 
-def conversation_of(dispute: Dispute) -> Conversation | None:
-    """The conversation whose confirmation opened the dispute (its key is the
+def proposal_of(dispute: Dispute) -> Proposal | None:
+    """The proposal whose confirmation opened the dispute (its key is the
     confirmation's), or None for one opened some other way."""
     confirmation = (Confirmation.objects.select_related("proposal__conversation")
                     .filter(idempotency_key=dispute.idempotency_key,
                             proposal__customer=dispute.customer_id).first())
-    return confirmation.proposal.conversation if confirmation else None
+    return confirmation.proposal if confirmation else None
 
 
 def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | None:
     """Store the news in the dispute's conversation and push it to its open tabs."""
-    conversation = conversation_of(dispute)
-    if conversation is None:
+    proposal = proposal_of(dispute)
+    if proposal is None:
         return None
+    conversation = proposal.conversation
     text = (f"Bank update, not from the customer: dispute {dispute.reference} of transaction "
             f"{dispute.transaction.reference} is now {dispute.status}. Call get_disputes for "
             f"the bank's note to the customer.")
@@ -50,17 +51,19 @@ def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | N
                           payload=DisputeNewsPayload(kind=KIND, dispute=dispute.reference or "",
                                                      status=str(dispute.status),
                                                      note=review.customer_note))
-    _push(conversation, message)
+    _push(conversation, message, proposal)
     return message
 
 
-def _push(conversation: Conversation, message: Message) -> None:
-    """To every open tab, rendered once per language (each socket picks its own).
-    The news is stored already: a layer that is down only means it shows on reload."""
+def _push(conversation: Conversation, message: Message, proposal: Proposal) -> None:
+    """To every open tab, rendered once per language (each socket picks its own):
+    the news, and the dispute's result card again, now with the new status. The news
+    is stored already: a layer that is down only means it shows on reload."""
     html = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            html[code] = render_to_string("bankbot/stream.html#news", {"item": news_of(message)})
+            html[code] = render_to_string("bankbot/stream.html#news",
+                                          {"item": news_of(message), "proposal": proposal})
     layer = get_channel_layer()
     if layer is None:  # no layer configured: the news shows on reload
         return

@@ -48,6 +48,7 @@ def test_support_moving_her_dispute_reaches_her_open_chat(page: Page, browser: B
     news = page.locator(".msg--news")  # live, no reload
     expect(news).to_contain_text(f"Dispute {dispute.reference} is being reviewed.")
     expect(news).to_contain_text(NOTE)
+    expect(result).to_contain_text("is being reviewed")  # the card, swapped in place
     page.reload()
     expect(page.locator(".msg--news")).to_contain_text(NOTE)
     expect(page.locator(".proposal--executed")).to_contain_text("is being reviewed")

@@ -15,6 +15,7 @@ from tests.chat.conftest import make_proposal, receive_until
 from tests.chat.test_proposal_confirm import HTMX, confirm
 from tools.context import action_context_for
 from tools.harness import GuardedHarness
+from tools.models import Proposal
 
 NOTE = "We refunded <b>15,000 KZT</b> to your card."
 
@@ -110,5 +111,10 @@ async def test_an_open_socket_hears_the_move_live_in_its_language(
     assert f"Dispute {dispute.reference} is being reviewed." in heard_en
     assert f"Спор {dispute.reference} рассматривается." in heard_ru
     assert 'hx-swap-oob="beforeend:#messages"' in heard_en
+    # The result card comes again, swapped in place, with the new status.
+    proposal = await database_sync_to_async(lambda: Proposal.objects.get())()
+    card = heard_en[heard_en.index(f'id="proposal-{proposal.public_id}"'):]
+    assert card.index('hx-swap-oob="true"') < card.index(">")
+    assert "being reviewed" in card
     await english.disconnect()
     await russian.disconnect()
