@@ -66,6 +66,9 @@ class DeclinePayload(TypedDict):
     declined: bool
 
 
+DISPUTE_NEWS = "dispute_update"  # DisputeNewsPayload's kind
+
+
 class DisputeNewsPayload(TypedDict):
     """A system note: staff moved one of the customer's disputes (bankbot/news.py)."""
 
@@ -105,13 +108,13 @@ def failure_of(message: Message) -> FailurePayload | None:
     return FailurePayload(error=str(payload["error"]), retryable=bool(payload.get("retryable")))
 
 
-def dispute_news_of(message: Message, kind: str) -> DisputeNewsPayload | None:
-    """The dispute news a system message carries (its ``kind`` is news.KIND), or None."""
+def dispute_news_of(message: Message) -> DisputeNewsPayload | None:
+    """The dispute news a system message carries, or None."""
     payload = message.payload
     if message.role != Message.Role.SYSTEM or not isinstance(payload, dict) or payload.get(
-            "kind") != kind:
+            "kind") != DISPUTE_NEWS:
         return None
-    return DisputeNewsPayload(kind=kind, dispute=str(payload.get("dispute", "")),
+    return DisputeNewsPayload(kind=DISPUTE_NEWS, dispute=str(payload.get("dispute", "")),
                               status=str(payload.get("status", "")),
                               note=str(payload.get("note", "")))
 

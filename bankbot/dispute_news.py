@@ -19,10 +19,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from bankbot import outage
-from bankbot.chat import DisputeNewsPayload, message_add
+from bankbot.chat import DISPUTE_NEWS, DisputeNewsPayload, message_add
 from bankbot.fragments import group_name
 from bankbot.models import Conversation, Message
-from bankbot.news import KIND, news_of
+from bankbot.news import news_of
 from disputes.models import Dispute, DisputeReview
 from disputes.signals import dispute_moved
 from tools.models import Confirmation, Proposal
@@ -48,7 +48,7 @@ def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | N
             f"{dispute.transaction.reference} is now {dispute.status}. Call get_disputes for "
             f"the bank's note to the customer.")
     message = message_add(conversation=conversation, role=Message.Role.SYSTEM, text=text,
-                          payload=DisputeNewsPayload(kind=KIND, dispute=dispute.reference or "",
+                          payload=DisputeNewsPayload(kind=DISPUTE_NEWS, dispute=dispute.reference or "",
                                                      status=str(dispute.status),
                                                      note=review.customer_note))
     _push(conversation, message, proposal)

@@ -9,13 +9,11 @@ from bankbot.chat import dispute_news_of
 from bankbot.models import Message
 from tools.catalog.raise_dispute import status_sentence
 
-KIND = "dispute_update"
-
 
 def news_of(message: Message) -> dict[str, Any] | None:
     """The news a stored message carries, in the active language (None if it is
     not news): the status in a sentence, and the staff's note to the customer."""
-    news = dispute_news_of(message, KIND)
+    news = dispute_news_of(message)
     if news is None:
         return None
     return {"kind": "news", "message": message, "note": news["note"],

@@ -4,13 +4,15 @@ card shows the dispute as it is now; the assistant can read it with get_disputes
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from channels.db import database_sync_to_async
 
 from bankbot.agent import history_for_model
 from bankbot.models import Message
 from disputes.models import Dispute
-from disputes.services import dispute_review
+from disputes.services import dispute_open, dispute_review
 from tests.chat.conftest import make_proposal, receive_until
 from tests.chat.test_proposal_confirm import HTMX, confirm
 from tools.context import action_context_for
@@ -86,10 +88,6 @@ def test_get_disputes_reads_only_the_customers_own(browser_for, alice, alice_con
 @pytest.mark.django_db
 def test_a_dispute_opened_outside_the_chat_moves_without_news(alice, staff,
                                                               django_capture_on_commit_callbacks):
-    import uuid
-
-    from disputes.services import dispute_open
-
     dispute_open(customer=alice, transaction_reference="T-1001", amount="15000",
                  reason="not_recognised", idempotency_key=uuid.uuid4())
     with django_capture_on_commit_callbacks(execute=True):

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Account, Transaction
+from tests.chat.conftest import statement_request
 from tests.conftest import days_ago
 from tools.models import Proposal, ToolCallTrace
 
@@ -88,8 +89,6 @@ def test_a_click_past_the_window_is_refused_by_the_rule_not_proposed(browser_for
 
 def test_a_clicked_card_carries_no_warning_from_texts_read_before(browser_for, alice,
                                                                   alice_conversation):
-    from tests.chat.conftest import statement_request
-
     client = browser_for(alice)
     click(client, alice_conversation, text=statement_request(), client_message_id="m-1")
     # The statement the model read holds T-1003's planted instruction about T-1001.
