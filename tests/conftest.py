@@ -1,5 +1,6 @@
-"""Shared fixtures: the two demo customers (alice, bob), a staff user, and a
-guard that fails any test trying to reach beyond loopback."""
+"""Shared fixtures: the two demo customers (alice, bob), a staff user, a guard
+that fails any test trying to reach beyond loopback, and the run's pinned clock
+(tests/clock.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from hypothesis import settings as hypothesis_settings
 
 from accounts.models import Account, Card, Customer, Transaction
 from bankbot.models import Conversation
+from tests import clock
 
 _real_connect = socket.socket.connect
 
@@ -32,6 +34,24 @@ hypothesis_settings.register_profile(
 hypothesis_settings.register_profile("ci", hypothesis_settings.get_profile("dev"),
                                      max_examples=3500)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before any test, fixture or server: the run's "now" is pinned (tests/clock.py).
+    clock.pin()
+    _compile_translations()
+
+
+def _compile_translations() -> None:
+    """The Russian catalogue, compiled for any run (plain pytest too, not only bin/setup):
+    every .po whose .mo is missing or older is compiled with polib, no gettext needed."""
+    import polib
+
+    root = Path(__file__).resolve().parents[1]
+    for po in [*root.glob("*/locale/*/LC_MESSAGES/*.po"), *root.glob("locale/*/LC_MESSAGES/*.po")]:
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            polib.pofile(str(po)).save_as_mofile(str(mo))
 
 
 @pytest.fixture(scope="session")
