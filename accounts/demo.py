@@ -1,8 +1,10 @@
 """Demo data: two customers and their transactions, some with planted injections.
 
 Everything is keyed by a public reference and created with get_or_create, so a
-second run changes nothing. Dates are relative to today, so "last month" and
-"older than 120 days" mean something on the day the demo runs.
+second run on the same day changes nothing. Dates are relative to today, so "last
+month" and "older than 120 days" mean something on the day the demo runs, and each
+day's run adds a few payments made earlier that day: this month's statement is never
+empty, on the 1st either.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ CUSTOMERS = [
 
 MONTHS = 6
 PER_MONTH = 8
+TODAY = [("Coffee Boom", "Coffee and pastries"), ("Yandex Go", "Taxi ride")]
 
 
 @transaction.atomic
@@ -135,4 +138,29 @@ def _transactions(customer: Customer, demo: DemoCustomer) -> int:
             )
             created += made
             number += 1
+    return created + _earlier_today(account, cards, demo)
+
+
+def _earlier_today(account: Account, cards: list[Card], demo: DemoCustomer) -> int:
+    """A few payments made earlier today (in the bank's time zone), keyed by the date:
+    between midnight and now, so never in the future, even at 00:30."""
+    now = timezone.localtime()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    rng = random.Random(f"{demo.seed}-{now:%Y%m%d}")
+    created = 0
+    for slot, (merchant, description) in enumerate(TODAY):
+        posted = midnight + (now - midnight) * (slot + 1) / (len(TODAY) + 1)
+        _, made = Transaction.objects.get_or_create(
+            # T-1 261201 0: the customer's series, the date, the slot; never a seeded number.
+            reference=f"T-{demo.first_reference // 10000}{now:%y%m%d}{slot}",
+            defaults={
+                "account": account,
+                "card": cards[0],
+                "posted_at": posted.replace(microsecond=0),
+                "amount": Decimal(rng.randrange(600, 4500)).quantize(Decimal("0.01")),
+                "merchant": merchant,
+                "description": description,
+            },
+        )
+        created += made
     return created

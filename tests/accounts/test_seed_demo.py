@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
-from accounts.demo import DEMO_LOGINS, MONTHS, PER_MONTH
+from accounts.demo import DEMO_LOGINS, MONTHS, PER_MONTH, TODAY
 from accounts.models import Account, Card, Customer, Transaction
+from accounts.selectors import statement_for_month
 from disputes.roles import SUPPORT_GROUP
 
 pytestmark = pytest.mark.django_db
@@ -73,9 +74,44 @@ def test_it_leaves_identical_data_when_run_twice():
     second_output = seed()
 
     assert snapshot() == before
-    assert f"alice: {MONTHS * PER_MONTH} new transactions" in first_output
+    assert f"alice: {MONTHS * PER_MONTH + len(TODAY)} new transactions" in first_output
     assert "alice: 0 new transactions" in second_output
     assert "bob: 0 new transactions" in second_output
+
+
+# The calendar's edges, in the bank's time zone (Asia/Almaty, UTC+5): the 1st just after
+# midnight (still the last day of the month in UTC), a month's last evening, 1 January,
+# 29 February, the middle of a month.
+EDGES = ["2026-12-01T00:30+05:00", "2026-11-30T23:30+05:00", "2027-01-01T00:05+05:00",
+         "2028-02-29T12:00+05:00", "2026-11-18T12:00+05:00"]
+
+
+@pytest.mark.parametrize("moment", EDGES)
+def test_it_shows_activity_this_month_on_any_day(time_machine, moment):
+    time_machine.move_to(moment, tick=False)
+    seed()
+
+    month = f"{timezone.localdate():%Y-%m}"
+    for username in ("alice", "bob"):
+        customer = Customer.objects.get(user__username=username)
+        statement = statement_for_month(customer=customer, month=month)
+        assert statement.count >= len(TODAY)
+        today = [row for row in statement.transactions
+                 if timezone.localdate(row.posted_at) == timezone.localdate()]
+        assert len(today) == len(TODAY)
+    assert not Transaction.objects.filter(posted_at__gt=timezone.now()).exists()
+
+
+def test_a_run_on_a_later_day_adds_that_days_payments_only(time_machine):
+    time_machine.move_to("2026-11-30T20:00+05:00", tick=False)
+    seed()
+    time_machine.move_to("2026-12-01T00:30+05:00", tick=False)
+
+    output = seed()
+
+    assert f"alice: {len(TODAY)} new transactions" in output
+    alice = Customer.objects.get(user__username="alice")
+    assert statement_for_month(customer=alice, month="2026-12").count == len(TODAY)
 
 
 def test_it_gives_each_customer_cards_and_transactions_of_their_own():
