@@ -72,6 +72,9 @@ class Statement:
     total: Decimal
     page: int
     has_more: bool
+    # For a month with no transactions: the latest month before it that has some
+    # (what a bank app offers on the 1st, when this month is still empty).
+    latest_earlier: Month | None = None
 
 
 def customer_transactions(*, customer: Customer) -> QuerySet[Transaction]:
@@ -101,7 +104,19 @@ def statement_for_month(
         total=total,
         page=page,
         has_more=len(window) > page_size,
+        latest_earlier=None if count else latest_month_before(customer=customer, month=parsed),
     )
+
+
+def latest_month_before(*, customer: Customer, month: Month) -> Month | None:
+    """The newest month before ``month`` in which the customer has a transaction."""
+    start, _ = month.bounds()
+    newest = (customer_transactions(customer=customer).filter(posted_at__lt=start)
+              .order_by("-posted_at").values_list("posted_at", flat=True).first())
+    if newest is None:
+        return None
+    day = timezone.localdate(newest)
+    return Month(day.year, day.month)
 
 
 def _hour_floor(moment: datetime) -> datetime:

@@ -211,6 +211,7 @@ def statement(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
             "count": result.count,
             "total_kzt": f"{result.total:.2f}",
             "has_more": result.has_more,
+            "latest_month_with_transactions": result.latest_earlier and str(result.latest_earlier),
         },
         page=result.page,
         previous_month=_shift(parsed.year, parsed.month, -1),

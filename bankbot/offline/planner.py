@@ -93,8 +93,14 @@ def _next_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
 
 
 def _statement_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    if any(exchange.name == "get_statement" for exchange in conversation.exchanges):
-        return Step()  # the final text summarises the result
+    done = [e for e in conversation.results() if e.name == "get_statement"]
+    if done:
+        # "Show my statement" on the 1st: this month is empty, so the latest month with
+        # transactions is shown too (a month the customer named is answered as asked).
+        latest = done[0].data.get("latest_month_with_transactions") if done[0].status == "ok" else None
+        follow_up = (_call(conversation, "get_statement", month=str(latest))
+                     if latest and len(done) == 1 and not request.month else None)
+        return Step(calls=[follow_up]) if follow_up else Step()  # the final text summarises
     call = _call(
         conversation,
         "get_statement",

@@ -54,6 +54,12 @@ def month_name(value: Any) -> str:
 
 
 @register.filter
+def is_current_month(value: Any) -> bool:
+    """Whether "2026-10" is this month in the bank's time zone (its statement may still grow)."""
+    return str(value)[:7] == f"{timezone.localdate():%Y-%m}"
+
+
+@register.filter
 def minutes(value: Any) -> int:
     """A timedelta in whole minutes, rounded up (axes' cool-off time)."""
     seconds = value.total_seconds() if isinstance(value, timedelta) else 0

@@ -52,6 +52,9 @@ def get_statement(ctx: ActionContext, args: GetStatementArgs) -> dict[str, Any]:
         "count": statement.count,
         "total_kzt": f"{statement.total:.2f}",
         "has_more": statement.has_more,
+        # An empty month names the latest earlier month with transactions, to offer it.
+        **({"latest_month_with_transactions": str(statement.latest_earlier)}
+           if statement.latest_earlier else {}),
     }
 
 
