@@ -109,7 +109,9 @@ _NOT_AMOUNTS = [
 _DIGITS = re.compile(
     rf"(?<![\w.,\-/])(?P<number>\d{{1,3}}(?:[{_GROUP_SPACES},.]\d{{3}})+(?:[.,]\d{{1,2}})?"
     r"|\d+(?:[.,]\d{1,2})?)"
-    r"(?P<scale>\s*(?:k|тыс\.?|тысяч\w*|thousand|млн\.?|million))?"
+    # Scales as people type them: 20k, 8,4к, 20 тыщ, 3 косаря (slang for a thousand), 2 ляма.
+    # «к» only right after the digits: "5 к обеду" is a preposition.
+    r"(?P<scale>к|\s*(?:k|тыс\w*\.?|тыщ\w*|косар\w*|thousand|млн\.?|million|лям\w*))?"
     rf"(?P<currency>\s*{_CURRENCY})?(?![\w])",
     re.IGNORECASE,
 )
@@ -134,7 +136,7 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
             continue
         scale = (match["scale"] or "").strip().lower()
         if scale:
-            value *= 1_000_000 if scale.startswith(("млн", "million")) else 1000
+            value *= 1_000_000 if scale.startswith(("млн", "million", "лям")) else 1000
         currency = bool(match["currency"]) or bool(
             _CURRENCY_BEFORE.search(blanked[:match.start()]))
         decorated = currency or bool(scale) or not raw.isdigit()
@@ -186,7 +188,9 @@ _RU_SMALL = {
 }
 _RU_HUNDRED = ("сто", "ста")
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-_RU_SCALES = (("тысяч", 1000), ("тыщ", 1000), ("миллион", 1_000_000))
+_RU_SCALES = (("тысяч", 1000), ("тыщ", 1000), ("косар", 1000), ("миллион", 1_000_000))
+# "полторы тыщи", "полтора косаря": one and a half of the scale after it.
+_RU_HALF_MORE = ("полтора", "полторы", "полутора")
 _WORD = re.compile(r"[a-zа-яё]+", re.IGNORECASE)
 _JOINERS = {"and", "и", "-"}
 _WORD_CURRENCY = re.compile(rf"\s*(?:{_CURRENCY}|тенге|tenges?)", re.IGNORECASE)
@@ -197,7 +201,7 @@ def number_word(word: str) -> bool:
     return _word_value(word) is not None
 
 
-def _word_value(word: str) -> tuple[str, int] | None:
+def _word_value(word: str) -> tuple[str, int | Decimal] | None:
     """("unit" | "hundred" | "scale", value) for a number word, else None."""
     word = word.lower().replace("ё", "е")
     if word in _EN_UNITS:
@@ -208,6 +212,8 @@ def _word_value(word: str) -> tuple[str, int] | None:
         return "scale", _SCALES[word]
     if word in _RU_HUNDRED:
         return "unit", 100
+    if word in _RU_HALF_MORE:
+        return "unit", Decimal("1.5")
     for stem, value in _RU_SCALES:
         if word.startswith(stem):
             return "scale", value
@@ -224,7 +230,9 @@ def _amounts_in_words(text: str) -> Iterator[AmountMention]:
     words = list(_WORD.finditer(text))
     index = 0
     while index < len(words):
-        run_start, total, current, last_end, count = words[index].start(), 0, 0, 0, 0
+        run_start, last_end, count = words[index].start(), 0, 0
+        total: Decimal | int = 0
+        current: Decimal | int = 0
         while index < len(words):
             word = words[index]
             between = text[last_end:word.start()] if count else ""

@@ -1,0 +1,24 @@
+"""Amounts as customers type them are read to their value, and never to a wrong one:
+"20k", "8,4к", "20 тыщ", "3 косаря", "полторы тыщи" (accounts/money.py)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from accounts.money import amount_values
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("20k", "20000"), ("1.2k", "1200"), ("8,4к", "8400"), ("5к", "5000"),
+    ("20 тыщ", "20000"), ("74 тыс", "74000"), ("3 косаря", "3000"), ("косарь", "1000"),
+    ("полторы тыщи", "1500"), ("полтора косаря", "1500"), ("2 ляма", "2000000"),
+    ("eight thousand four hundred", "8400"), ("12 350 tenge", "12350"),
+])
+def test_it_reads_the_amount_people_write(text, value):
+    assert amount_values(text, min_bare=1) == {Decimal(value).quantize(Decimal("0.01"))}
+
+
+def test_a_cyrillic_k_after_a_space_is_a_preposition_not_a_thousand():
+    assert amount_values("в 5 к обеду", min_bare=1) == {Decimal("5.00")}
