@@ -60,14 +60,17 @@ _EN_NOUNS = {"dispute": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE, "charge-back
              "block": BLOCK_CARD}
 _EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "initiate",
                "make", "issue", "put", "place"}
+# Spoken forms too: «заблочьте», «блокни», «блокайте», «разблочь», «опротестуйте».
 _RU_IMPERATIVE = re.compile(
-    r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?|"
-    r"разблокируй(?:те)?|разморозь(?:те)?)$")
-_RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заморозить|оспорить|оспаривать|"
-                            r"разблокировать|разморозить)$")
+    r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заблочь(?:те)?|блочь(?:те)?|блокни(?:те)?|"
+    r"заблокай(?:те)?|блокай(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?|"
+    r"опротестуй(?:те)?|разблокируй(?:те)?|разблочь(?:те)?|разблокни(?:те)?|разморозь(?:те)?)$")
+_RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заблочить|заморозить|оспорить|"
+                            r"оспаривать|опротестовать|разблокировать|разблочить|разморозить)$")
 # Russian verb stems, unblocking first: «разблокировать» also holds «блок».
-_RU_STEMS = (("разблок", UNBLOCK_CARD), ("размор", UNBLOCK_CARD), ("заблок", BLOCK_CARD),
-             ("блок", BLOCK_CARD), ("замор", BLOCK_CARD))
+_RU_STEMS = (("разблок", UNBLOCK_CARD), ("разблоч", UNBLOCK_CARD), ("размор", UNBLOCK_CARD),
+             ("заблок", BLOCK_CARD), ("заблоч", BLOCK_CARD), ("блок", BLOCK_CARD),
+             ("блоч", BLOCK_CARD), ("замор", BLOCK_CARD))
 _RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
                       r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
 _RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чарджбэк|опротестовани[ея])$")
@@ -85,12 +88,14 @@ _EN_POLITE = {"can", "could", "would", "will"}
 _DOUBT = re.compile(
     r"\b(?:if|unless|whether|in case|what if|what happens|would it|should i|should we|"
     r"except|excluding|other than|apart from|but not|instead|rather|actually|i mean|"
-    r"wait|oops|scratch that|never ?mind|on second thought|no,|"
+    r"wait|oops|scratch that|never ?mind|on second thought|no,|forget (?:it|that|about it)|"
+    r"disregard|ignore (?:that|this|my last)|cancel that|"
+    r"хотя нет|хотя не|отбой|забудьте|забей|неважно|не важно|отставить|"
     r"said|says|told|tells|asked me|asks me|according to|maybe|perhaps|probably|might|"
     r"not sure|tomorrow|later|next week|someday|eventually|pretend|imagine|hypothetically|"
     r"example|for instance|test|just kidding|kidding|joking|шучу|шутка|"
     # a reversal: "…, but I found it", «…, но нашла её»
-    r"but (?:i|we) (?:found|have|got|still)|but found|но (?:я )?(?:нашл\w*|наш[её]л)|"
+    r"but (?:i|we) (?:found|have|got)\b|but found|но (?:я )?(?:нашл\w*|наш[её]л)|"
     # a part without an amount other than a half: which amount, then?
     r"quarter|third|part of|portion|partly|partially|some of|"
     r"если|в случае|ли|кроме|за исключением|но не|вместо|вернее|точнее|то есть|ой|стоп|"
@@ -224,11 +229,98 @@ class Reading:
     requests: tuple[Request, ...] = ()
     unsure: str = ""
     mentioned: frozenset[str] = field(default_factory=frozenset)  # operations named at all
+    # Operations the message points at without plainly asking (a disowned payment, a
+    # misspelt verb): never granted, their buttons offered.
+    offered: frozenset[str] = field(default_factory=frozenset)
+
+
+# --- idioms: the same request in other words ------------------------------------------
+# Each rewrites a customer's idiom to the plain verb the grammar reads, so every rule
+# after it (negation, questions, doubt, binding) applies unchanged: "don't cancel my card"
+# is still a refusal. Verbs that also mean something else ("stop", "cancel", «отключите»)
+# count only with a card right after them.
+_CARD_AHEAD = (r"(?=\s+(?:(?:my|the|this|that|our|a|мою|мой|мне|эту|эта|пожалуйста)\s+){0,2}"
+               r"(?:\S+\s+){0,2}?(?:card|visa|mastercard|master|debit|credit|virtual|gold|"
+               r"карт\w*|кредитк\w*|дебетк\w*|виртуалк\w*|голд\w*|мастер\w*|виз\w*|"
+               r"•|\*{2,}|\d{4}\b))")
+IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), plain) for pattern, plain in (
+        # polite frames are requests, not conditions
+        (r"\b(?:i'?d|i would) (?:be (?:very |really |so )?grateful|appreciate it|be glad)"
+         r" if you (?:could|would|can)\b", "please"),
+        (r"\bif (?:you (?:could|would|can)|it'?s not too much trouble|possible|"
+         r"that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
+        (r"\bwould it be possible to\b", "please"),
+        (r"\bmay i ask you to\b", "please"),
+        (r"\b(?:third|3rd|second|fourth|fifth) time\b|\b(?:трет|четверт|второ)\w* раз\b", "again"),
+        (r"\bизвините за беспокойство\b", "пожалуйста"),
+        (r"\b(?:are you|you'?re|you must be|you gotta be) kidding(?: me)?\b", ""),
+        (r"\bwhile you'?re at it\b", "also"),
+        # chat spelling
+        (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\brn\b", "now"),
+        # terse: «блок 4242», «разблок 6006», «спор сулпак», "4242 блок"
+        (r"(?:^|(?<=[.!?]\s))(?:блок|блокировка)(?=\s)", "заблокируйте"),
+        (r"\b(\d{4}) (?:блок|блокировка)\b", r"заблокируйте \1"),
+        (r"(?:^|(?<=[.!?]\s))разблок(?=\s)", "разблокируйте"),
+        (r"(?:^|(?<=[.!?]\s))спор(?=\s)", "оспорьте"),
+        # block
+        (r"\b(?:put|place) (?:a )?(?:hold|block|stop|freeze) on\b", "block"),
+        (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
+         "block"),
+        (r"\b(?:останови|отключи|приостанови|выключи)(?:те)?\b(?:\s+действие)?" + _CARD_AHEAD,
+         "заблокируйте"),
+        (r"\bпоставь(?:те)? на стоп\b", "заблокируйте"),
+        # unblock
+        (r"\b(?:lift|remove|take off|drop|release) (?:the |my )?(?:block|hold|freeze|lock)"
+         r"(?: (?:on|from))?\b", "unblock"),
+        (r"\b(?:turn|switch|put) ((?:\S+ ){0,4}?)(?:back on|on again)\b", r"unblock \1"),
+        (r"\b(?:turn|switch) back on\b", "unblock"),
+        (r"\b(?:сним(?:и|ите|ать)|снять) (?:мне )?(?:блок|блокировку)\b", "разблокируйте"),
+        (r"\b(?:включи|открой|активируй)(?:те)? ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
+         r"разблокируйте \1"),
+        (r"\b(?:включи|открой|активируй)(?:те)? (?:обратно|снова|опять|заново)\b", "разблокируйте"),
+        # dispute
+        (r"\b(?:challenge|reverse|claw back|charge back)\b(?= (?:the|my|this|that|it|t-?\d))",
+         "dispute"),
+        (r"\b(?:get|give) (?:me )?(?:my |the |our |that |this )?(?:money|cash|funds|it|that)"
+         r" back\b", "dispute"),
+        (r"\bwant ((?:\S+ ){0,3}?)back (?:from|out of|of)\b", r"want to dispute \1of"),
+        (r"\bwant ((?:\S+ ){0,3}?)back\b", r"want to dispute \1"),
+        (r"\bвернуть (?:мне )?(?:мои )?(?:деньги|бабки|средства|оплату)?\b", "оспорить"),
+        (r"\bверн(?:и|ите) (?:мне )?(?:мои |мое |мои )?(?:деньги|бабки|бабло|средства|оплату)"
+         r"(?: назад| обратно)?\b", "оспорьте"),
+        (r"\b(?:хочу|требую) (?:мои )?(?:деньги|бабки|бабло) (?:назад|обратно)\b", "хочу оспорить"),
+        (r"\b(?:сделай|оформи)(?:те)? (?:мне )?(?:чарджбэк|возврат|чарджбек)\b", "оспорьте"),
+        (r"\bго чарджбэк\b", "оспорьте"),
+        (r"\bотмени(?:те)? (?=(?:это |этот |эту )?(?:списани|платеж|оплат|операци|транзакци))",
+         "оспорьте "),
+        (r"\bверн(?:и|ите)\b(?! карт)", "оспорьте"),
+    ))
+
+
+# "That charge — not me", "I didn't make this", «это не я», «не признаю»: disowning a
+# payment points at a dispute without asking for one. It never grants (a report is not a
+# request); the assistant offers the payment's Dispute… button instead (``offered``).
+_DISOWN = re.compile(
+    r"\b(?:(?:that|this|it) (?:was|is) )?(?:not me|wasn'?t me)\b"
+    r"|\b(?:i|we) (?:didn'?t|did not|never) (?:make|made|do|authori[sz]e|buy|order)"
+    r" (?:this|that|it|these|those)\b(?: (?:one|payment|charge|purchase))?"
+    r"|\bэто (?:был[аи]? )?не я\b|\bне признаю\b|\bэто не моя (?:покупка|операция|оплата)\b"
+    r"|\bя (?:ничего |этого |это |эту покупку )?не (?:совершал|покупал|оплачивал|заказывал)\w*\b",
+    re.IGNORECASE)
+
+
+def plain_words(text: str) -> str:
+    """The message with its idioms said plainly (see IDIOMS and _DISOWN)."""
+    for pattern, plain in IDIOMS:
+        text = pattern.sub(plain, text)
+    return text
 
 
 def read_request(text: str, *, today: date) -> Reading:
     """The requests in one message the customer wrote."""
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
+    text = plain_words(text)
     text = _PASTED.sub(lambda m: m.group(0)[:m.group(0).index(":")] + ".", text)
     text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     if not text.strip():
@@ -295,7 +387,15 @@ def read_request(text: str, *, today: date) -> Reading:
     if reasons:
         return Reading(unsure="the message gives more than one reason for the dispute",
                        mentioned=mentioned)
-    return Reading(requests=tuple(requests), mentioned=mentioned)
+    return Reading(requests=tuple(requests), mentioned=mentioned,
+                   offered=_offered(text, {r.operation for r in requests} | mentioned))
+
+
+def _offered(text: str, named: set[str]) -> frozenset[str]:
+    """What the message points at without naming the operation (see _DISOWN)."""
+    if RAISE_DISPUTE not in named and _DISOWN.search(text):
+        return frozenset({RAISE_DISPUTE})
+    return frozenset()
 
 
 # What may stand beside a second identifier: "and 5505 too", "и карту 5505".
@@ -353,12 +453,13 @@ def _operations_named(sentence: str) -> set[str]:
     for word in _words(sentence):
         if word in _EN_VERBS:
             found.add(_EN_VERBS[word])
-        elif word.startswith(("разблокир", "разморо", "разморож")):
+        elif word.startswith(("разблокир", "разблоч", "разморо", "разморож")):
             found.add(UNBLOCK_CARD)
-        elif word.startswith(("заблокир", "блокир", "замороз", "заморож")):
+        elif word.startswith(("заблокир", "блокир", "заблоч", "блоч", "блокн", "блокай",
+                              "заблокай", "замороз", "заморож")):
             found.add(BLOCK_CARD)
-        elif word.startswith(("оспор", "оспар", "диспут", "спор")) and not word.startswith(
-                "спорт"):
+        elif word.startswith(("оспор", "оспар", "диспут", "спор", "опротест")) and not (
+                word.startswith("спорт")):
             found.add(RAISE_DISPUTE)
     return found
 
@@ -564,7 +665,8 @@ def _is_cyrillic(token: str) -> bool:
 def _is_operation_word(word: str) -> bool:
     return bool(_RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word) or _RU_OPEN.match(word)
                 or _RU_NOUN.match(word)) or word.startswith(("заблокир", "разблокир", "размор", "оспор",
-                                                             "оспар"))
+                                                             "оспар", "заблоч", "разблоч",
+                                                             "опротест"))
 
 
 def _strip_reasons(text: str) -> str:

@@ -86,6 +86,9 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
             grants.append(bound)
         else:
             unbound.append(bound)
+    for operation in sorted(reading.offered):  # pointed at, never granted: buttons only
+        unbound.append(Unbound(operation, "unsure", "the customer pointed at it without "
+                                                    "asking for it"))
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
 
 
