@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.models import Card, Customer, Transaction
 from accounts.money import CENT, normalised
 from accounts.selectors import cards_for_customer, customer_transactions
-from tools.grammar import DEFAULT_REASON, STOPWORDS, Request, TargetWords
+from tools.grammar import DEFAULT_REASON, DESCRIPTOR_PATTERNS, STOPWORDS, Request, TargetWords
 
 # More candidates than this for one request is never a unique match.
 CANDIDATE_LIMIT = 200
@@ -102,13 +102,21 @@ def bind_card(customer: Customer, request: Request, source: str, *,
         matching = [c for c in cards if default(c)]
     brands = frozenset().union(*(name_words(c.brand) for c in cards))
     words = _describing_words(target, brands)
-    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)]
+    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)
+                and target.descriptors <= card_descriptors(c)]
     if len(matching) == 1:
         return Grant(operation, matching[0].last4, source=source)
     if not matching:
         return Unbound(operation, "no_match", "no card of the customer's matches")
     return Unbound(operation, "ambiguous", "the customer has several cards that match",
                    tuple(c.last4 for c in matching))
+
+
+def card_descriptors(card: Card) -> frozenset[str]:
+    """The descriptors (grammar.CARD_DESCRIPTORS) a card's product label carries:
+    "Mastercard Gold" → {"mastercard", "gold"}."""
+    label = normalised(card.brand)
+    return frozenset(name for name, pattern in DESCRIPTOR_PATTERNS.items() if pattern.search(label))
 
 
 def bind_transaction(customer: Customer, request: Request, source: str) -> Grant | Unbound:

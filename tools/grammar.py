@@ -199,18 +199,22 @@ class TargetWords:
     words: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
     neighbours: frozenset[tuple[str, str]] = frozenset()
+    # A card described, not numbered: "my debit card", «кредитку», "the virtual one" —
+    # words of CARD_DESCRIPTORS, each of which the card's product label must have.
+    descriptors: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
         return not (self.references or self.cards or self.amounts or self.partial or self.dates
-                    or self.words)
+                    or self.words or self.descriptors)
 
     def __or__(self, other: TargetWords) -> TargetWords:
         return TargetWords(self.references | other.references, self.cards | other.cards,
                            tuple(dict.fromkeys(self.amounts + other.amounts)),
                            tuple(dict.fromkeys(self.partial + other.partial)),
                            self.half or other.half, self.dates + other.dates, self.words | other.words,
-                           self.names | other.names, self.neighbours | other.neighbours)
+                           self.names | other.names, self.neighbours | other.neighbours,
+                           self.descriptors | other.descriptors)
 
 
 @dataclass(frozen=True)
@@ -629,6 +633,12 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
         is_part = _PART_OF.match(rest, amount.end)
         (partial if is_part else amounts).insert(0, amount.value)
         rest = rest[:amount.start] + " " + rest[amount.end:]
+    descriptors = set()
+    if operation in CARD_OPERATIONS:
+        for label, pattern in DESCRIPTOR_PATTERNS.items():
+            if pattern.search(rest):
+                descriptors.add(label)
+                rest = pattern.sub(" ", rest)
     tokens = _WORD.findall(_strip_reasons(rest))
     cyrillic_text = sum(_is_cyrillic(t) for t in tokens) > len(tokens) / 2
     words, names, neighbours = set(), set(), set()
@@ -647,7 +657,22 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
         previous = word
     return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
-                       frozenset(words), frozenset(names), frozenset(neighbours))
+                       frozenset(words), frozenset(names), frozenset(neighbours),
+                       frozenset(descriptors))
+
+
+# How customers describe a card, by the word of its product label each means: "my debit
+# card", «дебетку», "the Mastercard", «голду», "the virtual one". Read for card operations.
+CARD_DESCRIPTORS = {
+    "debit": r"debit|дебет\w*",
+    "credit": r"credit|кредит\w*",
+    "virtual": r"virtual|виртуал\w*",
+    "gold": r"gold(?:en)?|голд\w*|золот\w*",
+    "visa": r"visa|виз[аеуы]|визов\w*|визк\w*",
+    "mastercard": r"master ?card\w*|master|мастер ?кард\w*|мастер\w*",
+}
+DESCRIPTOR_PATTERNS = {label: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE)
+                   for label, pattern in CARD_DESCRIPTORS.items()}
 
 
 # After an amount, these make it a part of a charge ("5000 of the Magnum charge",
