@@ -82,6 +82,10 @@ class ToolOutcome:
             answer["error"] = self.error.as_dict()
             if self.data and self.data.get("candidates"):
                 answer["candidates"] = self.data["candidates"]
+            if self.error.asked_for:
+                # The one call (or calls) the customer asked for, exactly: a model
+                # may make it instead of the one denied.
+                answer["asked_for"] = [dict(call) for call in self.error.asked_for]
         return answer
 
     def for_model(self) -> str:
@@ -143,7 +147,8 @@ class GuardedHarness:
         validated = args.model_dump(mode="json")
         denial = denial_reason(self.ctx, spec, args)
         if denial is not None:
-            candidates = candidate_rows(self.ctx.customer, spec.name, denial.candidates)
+            candidates = candidate_rows(self.ctx.customer, spec.name, denial.candidates,
+                                        fit=denial.fit)
             self.sources += external_sources(tool, candidates)
             return self._deny(tool, raw_text, denial, started, validated, candidates)
         if spec.effect == "read":

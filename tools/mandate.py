@@ -20,8 +20,12 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import Customer
+from accounts.money import normalised
+from tools import grammar
 from tools.binding import CANDIDATE_LIMIT, SHOWN_CANDIDATES, Grant, Unbound, name_words
-from tools.catalog import CATALOG
+from tools.candidates import card_candidates, transaction_candidates
+from tools.catalog import CATALOG, ToolSpec
+from tools.catalog.rows import card_row
 from tools.grammar import DEFAULT_REASON, REASONS, Request, TargetWords, read_request
 
 __all__ = ["REASONS", "DEFAULT_REASON", "Grant", "Unbound", "Mandate", "mandate_for",
@@ -76,8 +80,11 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
     today = today or timezone.localdate()
     reading = read_request(text, today=today)
     if reading.unsure:
-        return Mandate(unbound=tuple(Unbound(op, "unsure", reading.unsure)
-                                     for op in sorted(reading.mentioned)), sources=(source,))
+        # Not a plain request: nothing is granted, but what the message describes
+        # is offered with its buttons (a click is the mandate).
+        return Mandate(unbound=tuple(
+            _offering(customer, Unbound(op, "unsure", reading.unsure), _described(text, op, today))
+            for op in sorted(reading.mentioned)), sources=(source,))
     grants: list[Grant] = []
     unbound: list[Unbound] = []
     for request in reading.requests:
@@ -87,8 +94,9 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
         else:
             unbound.append(bound)
     for operation in sorted(reading.offered):  # pointed at, never granted: buttons only
-        unbound.append(Unbound(operation, "unsure", "the customer pointed at it without "
-                                                    "asking for it"))
+        unbound.append(_offering(customer, Unbound(operation, "unsure", "the customer pointed at "
+                                                              "it without asking for it"),
+                                 _described(text, operation, today)))
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
 
 
@@ -98,4 +106,56 @@ def bind_request(customer: Customer, request: Request, source: str) -> Grant | U
     spec = CATALOG.get(request.operation)
     if spec is None or spec.bind is None:
         return Unbound(request.operation, "no_target", "no tool performs this operation")
-    return spec.bind(customer, request, source)
+    bound = spec.bind(customer, request, source)
+    return bound if isinstance(bound, Grant) else _offering(customer, bound, request.target)
+
+
+def _offering(customer: Customer, unbound: Unbound, target: TargetWords) -> Unbound:
+    """An unbound request with the candidates to offer instead: the customer's
+    objects of that kind that best fit what they said, best first, at most five
+    (tools/candidates.py). Offering grants nothing; only a click would."""
+    spec = CATALOG.get(unbound.operation)
+    if spec is None or spec.target is None or spec.ui is None:
+        return unbound
+    if spec.target.kind == "transaction":
+        return _transactions_offered(customer, unbound, target)
+    if spec.target.kind == "card" and not unbound.candidates:
+        return _cards_offered(customer, unbound, target, spec)
+    return unbound
+
+
+def _transactions_offered(customer: Customer, unbound: Unbound, target: TargetWords) -> Unbound:
+    detail = unbound.detail
+    if unbound.problem == "ambiguous" and unbound.candidates:
+        ranked = transaction_candidates(customer, target, among=unbound.candidates)
+        detail += (" — which one?" if ranked
+                   else "; those are too old to dispute")
+    elif unbound.problem == "unsure" and target.empty:
+        return unbound  # nothing described: nothing to offer
+    else:
+        ranked = transaction_candidates(customer, target)
+        if not ranked:
+            detail += "; none of their transactions can still be disputed"
+        elif target.empty:
+            detail += "; their most recent ones are offered"
+        elif unbound.problem != "unsure":
+            detail += "; the nearest are offered"
+    return Unbound(unbound.operation, unbound.problem, detail, ranked)
+
+
+def _cards_offered(customer: Customer, unbound: Unbound, target: TargetWords,
+                   spec: ToolSpec) -> Unbound:
+    assert spec.ui is not None
+    ranked = card_candidates(customer, target, spec.ui.offered, card_row)
+    detail = unbound.detail
+    if ranked and unbound.problem != "unsure":
+        detail += "; the cards it applies to are offered"
+    return Unbound(unbound.operation, unbound.problem, detail, ranked)
+
+
+def _described(text: str, operation: str, today: date) -> TargetWords:
+    """What a message that is not a plain request says about its object, read as
+    the grammar reads a request's (its features: reference, digits, amount, date,
+    words)."""
+    text = grammar.plain_words(normalised(text or "").replace("ё", "е").replace("Ё", "Е"))
+    return grammar._target(text, operation, today)  # noqa: SLF001 (the grammar's reader)

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from errors import DomainError
 from tools.catalog import CATALOG, ToolArgs, ToolSpec
 from tools.context import ActionContext
-from tools.mandate import Mandate
+from tools.mandate import Grant
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,11 @@ class Denial:
     # The message in English for the audit trace, when ``message`` is in the
     # customer's language ("": the message is English already).
     english: str = ""
+    # How well the candidates fit: "several" fit every word, or only the "nearest".
+    fit: str = ""
+    # The customer asked for exactly another call: its exact arguments, so a model
+    # can make that call instead (each is one grant; nothing more is allowed).
+    asked_for: tuple[dict[str, str], ...] = ()
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
@@ -74,7 +79,7 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
         # that does not exist and one they did not ask for all answer alike.
         grant = spec.grant(ctx, args)
         if grant is None:
-            return _not_granted(mandate, spec)
+            return _not_granted(ctx, spec)
         if grant in ctx.spent:
             return Denial("mandate_spent", _("This exact action has already been proposed in "
                                              "this turn; the card already shown can be "
@@ -85,21 +90,46 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
     return None
 
 
-def _not_granted(mandate: Mandate, spec: ToolSpec) -> Denial:
+def _not_granted(ctx: ActionContext, spec: ToolSpec) -> Denial:
     assert spec.sentences is not None and spec.describe_grant is not None
-    sentences, operation = spec.sentences, spec.operation
+    mandate, sentences, operation = ctx.mandate, spec.sentences, spec.operation
     granted = [g for g in mandate.grants if g.operation == operation]
     if granted:
         exact = "; ".join(spec.describe_grant(g) for g in granted)
         return Denial("target_not_in_mandate", f"The customer asked for exactly this: {exact}. "
-                      "Only that can be proposed, with those very arguments.")
+                      "Only that can be proposed, with those very arguments.",
+                      asked_for=_granted_calls(ctx, spec, granted))
     unbound = mandate.unbound_for(operation)
     detail = unbound.detail if unbound else ""
+    unsure = (f"The customer's message is not a plain request ({detail}), so nothing will "
+              "be proposed.")
     if unbound is not None and unbound.candidates:
-        return Denial("target_not_in_mandate", f"{sentences.ambiguous} Candidates: "
-                      + ", ".join(unbound.candidates) + ".", candidates=unbound.candidates)
+        candidates = " Candidates: " + ", ".join(unbound.candidates) + "."
+        if unbound.problem == "ambiguous":
+            return Denial("target_not_in_mandate", sentences.ambiguous + candidates,
+                          candidates=unbound.candidates, fit="several")
+        closest = sentences.closest or sentences.ambiguous
+        plural = spec.target.plural if spec.target else "objects"
+        lead = unsure if unbound.problem == "unsure" else (
+            f"The customer's words do not identify exactly one of their {plural} ({detail}), "
+            "so none will be proposed.")
+        return Denial("target_not_in_mandate", f"{lead} {closest}{candidates}",
+                      candidates=unbound.candidates, fit="nearest")
     if unbound is not None and unbound.problem == "unsure":
-        return Denial("target_not_in_mandate", f"The customer's message is not a plain request "
-                      f"({detail}), so nothing will be proposed. {sentences.offer}")
+        return Denial("target_not_in_mandate", f"{unsure} {sentences.offer}")
     return Denial("target_not_in_mandate", sentences.not_identified
                   + (f" ({detail})" if detail else ""))
+
+
+def _granted_calls(ctx: ActionContext, spec: ToolSpec, grants: list[Grant]
+                   ) -> tuple[dict[str, str], ...]:
+    """The exact arguments of the calls these grants authorise."""
+    if spec.selected is None:
+        return ()
+    calls = []
+    for grant in grants:
+        try:
+            calls.append({k: str(v) for k, v in spec.selected(ctx, grant).items()})
+        except DomainError:
+            continue
+    return tuple(calls)

@@ -45,14 +45,26 @@ def openai_tools() -> list[dict[str, Any]]:
     return CATALOG.openai_tools()
 
 
-def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...]) -> dict[str, Any]:
+def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...], *,
+                   fit: str = "") -> dict[str, Any]:
     """The objects a denied write's candidates name, as rows the chat shows with
-    their buttons ({} when there are none)."""
+    their buttons, in the candidates' order (best first); ``fit`` says whether
+    they fit every word ("several") or are only the "nearest" ({} when there are
+    none)."""
     spec = CATALOG.get(tool)
     if not candidates or spec is None or spec.target is None:
         return {}
-    rows = spec.target.rows(customer, candidates)
-    return {"candidates": {spec.target.plural: rows}} if rows else {}
+    target = spec.target
+    rank = {target.normal(name): index for index, name in enumerate(candidates)}
+    rows = sorted(target.rows(customer, candidates),
+                  key=lambda row: rank.get(target.normal(str(row.get(target.key, ""))),
+                                           len(rank)))
+    if not rows:
+        return {}
+    found: dict[str, Any] = {target.plural: rows}
+    if fit:
+        found["fit"] = fit
+    return {"candidates": found}
 
 
 def ui_actions_for(kind: str, row: dict[str, Any], *, withheld: bool = False) -> list[ToolSpec]:

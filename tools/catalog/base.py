@@ -54,6 +54,9 @@ class Sentences:
     offer: str  # the message was not a plain request: offer the button
     ambiguous: str  # the words fit several objects: show them
     not_identified: str  # the words fit none
+    # The words fit none exactly (a typo, a wrong amount or date, nothing described,
+    # not a plain request): the nearest are offered; "" uses ``ambiguous``.
+    closest: str = ""
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,8 @@ SPEC = ToolSpec(
                   "proposed: show them their cards; they can press Block on the one they mean.",
         not_identified="The customer's words do not identify one of their cards; ask for its "
                        "last four digits, or they can press Block next to the card.",
+        closest="Show them the cards it applies to; they can press Block on the one they "
+                "mean.",
     ),
     ui=UiAction(
         label=gettext_lazy("Block…"),

@@ -89,9 +89,11 @@ def run(ctx: ActionContext, args: RaiseDisputeArgs, *, idempotency_key: uuid.UUI
 
 
 def selected(ctx: ActionContext, grant: Grant) -> dict[str, Any]:
-    """A click on a row disputes that row, in full, for the reason picked."""
+    """The call a grant authorises: a click on a row disputes that row, in full, for
+    the reason picked; a request, the amount it stated (else the full amount)."""
     txn = transaction_get(customer=ctx.customer, reference=grant.target)
-    return {"transaction": txn.reference, "amount": f"{txn.amount:.2f}",
+    amount = grant.amount if grant.amount is not None else txn.amount
+    return {"transaction": txn.reference, "amount": f"{amount:.2f}",
             "reason": grant.reason or DEFAULT_REASON}
 
 
@@ -169,6 +171,8 @@ SPEC = ToolSpec(
         not_identified="The customer's words do not identify one of their transactions "
                        "(every detail they gave must fit it); ask for the merchant, amount, "
                        "date or reference, or they can press Dispute on the statement row.",
+        closest="Show them the nearest candidates; they can press Dispute on the one they "
+                "mean.",
     ),
     ui=UiAction(
         label=gettext_lazy("Dispute…"),

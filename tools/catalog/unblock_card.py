@@ -88,6 +88,8 @@ SPEC = ToolSpec(
                   "mean.",
         not_identified="The customer's words do not identify one card they blocked; ask for "
                        "its last four digits, or they can press Unblock next to the card.",
+        closest="Show them the cards it applies to; they can press Unblock on the one they "
+                "mean.",
     ),
     ui=UiAction(
         label=gettext_lazy("Unblock…"),
