@@ -310,6 +310,53 @@ _THIS_MONTH = re.compile(r"\bthis month\b|\bв этом месяце\b|\bза э
                          r"|\bтекущ\w+ месяц\w*\b", re.IGNORECASE)
 
 
+# "last Tuesday", "on Tue", "tuesday's", «во вторник», «в прошлую пятницу»: the latest such
+# day before today ("this Tuesday", «в этот вторник»: this week's, today included).
+_EN_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_RU_WEEKDAYS = ("понедельн", "вторн", "сред", "четверг", "пятниц", "суббот", "воскресень")
+_WEEKDAY = re.compile(
+    r"(?:\b(?P<this>this|эт[оуи]\w*)\s+)?(?:\b(?:last|past|previous|прошл\w*)\s+)?"
+    r"\b(?P<day>(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri)(?:day)?|saturday|sunday)(?:'s)?"
+    r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]|"
+    r"воскресень[ея])\b", re.IGNORECASE)
+# "2 days ago", "a week ago", «3 дня назад», «неделю назад».
+_DAYS_AGO = re.compile(r"\b(?:(?P<n>\d{1,2})|an?|one)?\s*(?P<unit>days?|weeks?|дн\w*|день|"
+                       r"недел\w*)\s+(?:ago|назад)\b", re.IGNORECASE)
+# "on the 21st", "the 7th", «21-го», «21 числа»: that day of this month, or of the last
+# month when it is still ahead.
+_ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)"
+                          r"|\b(?P<n2>\d{1,2})-?(?:го|е)?\s+числа\b|\b(?P<n3>\d{1,2})-го\b",
+                          re.IGNORECASE)
+
+
+def _weekday_number(word: str) -> int:
+    lowered = word.lower()
+    for number, stem in enumerate(_RU_WEEKDAYS):
+        if lowered.startswith(stem):
+            return number
+    return next(n for n, stem in enumerate(_EN_WEEKDAYS) if lowered.startswith(stem))
+
+
+def _weekday_before(today: date, weekday: int, *, this_week: bool = False) -> date:
+    back = (today.weekday() - weekday) % 7
+    if back == 0 and not this_week:
+        back = 7
+    return today - timedelta(days=back)
+
+
+def _day_of_month_before(today: date, number: int) -> date | None:
+    year, month = today.year, today.month
+    for _tries in range(2):  # this month, then the last
+        try:
+            then = date(year, month, number)
+        except ValueError:
+            then = None
+        if then is not None and then <= today:
+            return then
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return None
+
+
 _MONTH_PREPOSITIONS = {"in", "of", "for", "since", "from", "until", "during", "early", "late", "mid"}
 
 
@@ -360,6 +407,19 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
             if lowered == stem or (stem.endswith("н") and lowered.startswith(stem)):
                 then = today - timedelta(days=days)
                 add(DateMention(then.month, then.day, then.year, word.start(), word.end()))
+    for m in _WEEKDAY.finditer(text):
+        then = _weekday_before(today, _weekday_number(m["day"]), this_week=bool(m["this"]))
+        add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
+    for m in _DAYS_AGO.finditer(text):
+        count = int(m["n"]) if m["n"] else 1
+        days = count * (7 if (m["unit"] or "").lower().startswith(("week", "недел")) else 1)
+        then = today - timedelta(days=days)
+        add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
+    for m in _ORDINAL_DAY.finditer(text):
+        number = int(m["n"] or m["n2"] or m["n3"])
+        then = _day_of_month_before(today, number)
+        if then is not None:
+            add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for pattern, back in ((_LAST_MONTH, 1), (_THIS_MONTH, 0)):
         for m in pattern.finditer(text):
             first = today.replace(day=1)

@@ -162,3 +162,20 @@ def test_fixture_rows_are_dated_from_the_pinned_now(today):
                              [("T-9100", 1, "500.00", "Yesterday Shop", "")])
     row = customer.accounts.get().transactions.get()
     assert timezone.localdate(row.posted_at) == today - timedelta(days=1)
+
+
+def test_weekdays_days_ago_and_ordinal_days_are_counted_back_from_the_banks_today(today):
+    said = {text: dates_in(text, today=today)[0] for text in (
+        "last Tuesday", "в прошлую пятницу", "2 days ago", "неделю назад", "on the 21st")}
+
+    def day(mention) -> date:
+        return date(mention.year, mention.month, mention.day)
+
+    tuesday = day(said["last Tuesday"])
+    assert tuesday.weekday() == 1 and 1 <= (today - tuesday).days <= 7
+    friday = day(said["в прошлую пятницу"])
+    assert friday.weekday() == 4 and 1 <= (today - friday).days <= 7
+    assert day(said["2 days ago"]) == today - timedelta(days=2)
+    assert day(said["неделю назад"]) == today - timedelta(days=7)
+    the_21st = day(said["on the 21st"])  # this month's, or the last month's while still ahead
+    assert the_21st.day == 21 and the_21st <= today and (today - the_21st).days < 62
