@@ -49,7 +49,11 @@ def tool_extras(answer: Mapping[str, Any],
         return [{"kind": "tool", "tool": tool, "result": answer.get("data") or {}}]
     candidates = answer.get("candidates")
     if status == OutcomeStatus.ERROR and isinstance(candidates, dict) and candidates:
-        return [{"kind": "candidates", "result": candidates}]
+        # How many, and whether they fit every word or are only the nearest: the
+        # heading above the buttons says which (chat.html#candidates).
+        rows = candidates.get("cards") or candidates.get("transactions") or []
+        return [{"kind": "candidates", "result": candidates, "fit": candidates.get("fit", ""),
+                 "count": len(rows) if isinstance(rows, list) else 0}]
     proposal = (proposals or {}).get(str(answer.get("proposal", "")))
     if status == OutcomeStatus.AWAITING_CONFIRMATION and proposal is not None:
         return [{"kind": "proposal", "proposal": proposal}]
