@@ -36,6 +36,18 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "Под ваше описание подходит несколько, поэтому я пока ничего не подготовил. "
               "Нажмите кнопку рядом с нужной.",
     },
+    "pick_nearest": {
+        "en": "I couldn't match your words to exactly one, so I have not prepared anything yet. "
+              "Here are the nearest: press the button next to the one you mean.",
+        "ru": "Точно под ваше описание ничего не подошло, поэтому я пока ничего не подготовил. "
+              "Вот самые близкие варианты: нажмите кнопку рядом с нужным.",
+    },
+    "pick_the_one": {
+        "en": "I couldn't match your words exactly, so I have not prepared anything yet. If "
+              "this is the one you mean, press its button.",
+        "ru": "Точного совпадения с вашими словами нет, поэтому я пока ничего не подготовил. "
+              "Если вы об этом, нажмите кнопку рядом.",
+    },
     "ask_plainly_raise_dispute": {
         "en": "I have not prepared a dispute. If you want one, press Dispute next to the "
               "transaction, or tell me plainly which one to dispute (for example: dispute T-1001).",
@@ -55,10 +67,6 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "Я не готовил разблокировку. Если она нужна, нажмите «Разблокировать» рядом с "
               "картой, которую вы заблокировали, или напишите прямо, какую разблокировать "
               "(например: разблокируйте карту 4242).",
-    },
-    "which_card_unblock": {
-        "en": "You blocked several cards: {cards}. Which one should I unblock?",
-        "ru": "Вы заблокировали несколько карт: {cards}. Какую разблокировать?",
     },
     "card_digits_unblock": {
         "en": "Which card should I unblock? Please tell me its last four digits.",
@@ -87,10 +95,6 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "В {month_in} вы потратили {total} ({count}).",
     },
     "account_prefix": {"en": "Account {account}: ", "ru": "Счёт {account}: "},
-    "which_card": {
-        "en": "You have several active cards: {cards}. Which one should I block?",
-        "ru": "У вас несколько активных карт: {cards}. Какую заблокировать?",
-    },
     "card_digits": {
         "en": "Which card should I block? Please tell me its last four digits.",
         "ru": "Какую карту заблокировать? Напишите последние четыре цифры.",
@@ -98,20 +102,6 @@ TEXTS: dict[str, dict[Language, str]] = {
     "no_active_cards": {
         "en": "You have no active cards to block.",
         "ru": "У вас нет активных карт, которые можно заблокировать.",
-    },
-    "which_transaction": {
-        "en": "I found several matching transactions: {rows}. Which one should I dispute?",
-        "ru": "Нашлось несколько подходящих операций: {rows}. Какую оспорить?",
-    },
-    "describe_transaction": {
-        "en": (
-            "Which transaction would you like to dispute? Tell me the merchant, "
-            "the amount or the date, or the reference from your statement."
-        ),
-        "ru": (
-            "Какую операцию вы хотите оспорить? Назовите магазин, сумму или дату, "
-            "либо номер операции из выписки."
-        ),
     },
     "no_match": {
         "en": "I couldn't find a transaction matching your description.",

@@ -8,18 +8,21 @@ third-party text (see injection.py), while still serving the real request.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import quote
 
+from rapidfuzz import fuzz
+
 from bankbot.llm.config import Personality
 
 from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
-from .phrases import count_transactions, money, month_label, say
+from .phrases import count_transactions, month_label, say
 from .questions import answers
 from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand
 
@@ -68,6 +71,9 @@ def plan_reply(conversation: ChatRequest, personality: Personality) -> Reply:
 
 
 def _next_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
+    retry = _asked_for(conversation)
+    if retry is not None:
+        return Step(calls=[retry])
     handlers = {
         "statement": _statement_step,
         "total": _statement_step,
@@ -138,75 +144,122 @@ def _duplicates_step(conversation: ChatRequest, request: CustomerRequest) -> Ste
 
 
 def _block_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    if request.card:
-        call = _call(conversation, "block_card", card=request.card)
-        return Step(calls=[call]) if call else _unavailable(request)
-    cards_result = conversation.last_result("list_cards")
-    if cards_result is None:
-        call = _call(conversation, "list_cards")
-        return Step(calls=[call]) if call else Step(text=say("card_digits", request.language))
-    active = [
-        str(card.get("card"))
-        for card in cards_result.data.get("cards", [])
-        if isinstance(card, dict) and card.get("status") == "active"
-    ]
-    if len(active) == 1:
-        call = _call(conversation, "block_card", card=active[0])
-        return Step(calls=[call]) if call else _unavailable(request)
-    if active:
-        cards = ", ".join(f"•••• {card}" for card in active)
-        return Step(text=say("which_card", request.language, cards=cards))
-    return Step(text=say("no_active_cards", request.language))
+    return _card_step(conversation, request, "block_card",
+                      lambda card: card.get("status") == "active",
+                      ask="card_digits", none="no_active_cards")
 
 
 def _unblock_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
+    return _card_step(conversation, request, "unblock_card",
+                      lambda card: card.get("status") == "blocked"
+                      and card.get("blocked_by") == "customer",
+                      ask="card_digits_unblock", none="no_own_blocked_cards")
+
+
+def _card_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
+               applies: Callable[[Row], bool], *, ask: str, none: str) -> Step:
+    """A card write is proposed whenever it is asked for: the card named, else the
+    best guess among the cards it applies to (the harness decides; a denial
+    brings the candidates' buttons)."""
     if request.card:
-        call = _call(conversation, "unblock_card", card=request.card)
+        call = _call(conversation, tool, card=request.card)
         return Step(calls=[call]) if call else _unavailable(request)
     cards_result = conversation.last_result("list_cards")
     if cards_result is None:
         call = _call(conversation, "list_cards")
-        return Step(calls=[call]) if call else Step(text=say("card_digits_unblock",
-                                                             request.language))
-    own = [str(card.get("card")) for card in cards_result.data.get("cards", [])
-           if isinstance(card, dict) and card.get("status") == "blocked"
-           and card.get("blocked_by") == "customer"]
-    if len(own) == 1:
-        call = _call(conversation, "unblock_card", card=own[0])
-        return Step(calls=[call]) if call else _unavailable(request)
-    if own:
-        cards = ", ".join(f"•••• {card}" for card in own)
-        return Step(text=say("which_card_unblock", request.language, cards=cards))
-    return Step(text=say("no_own_blocked_cards", request.language))
+        return Step(calls=[call]) if call else Step(text=say(ask, request.language))
+    cards = [card for card in cards_result.data.get("cards", [])
+             if isinstance(card, dict) and applies(card)]
+    if not cards:
+        return Step(text=say(none, request.language))
+    guess = max(enumerate(cards), key=lambda item: (_card_fit(item[1], request.text),
+                                                     -item[0]))[1]
+    call = _call(conversation, tool, card=str(guess.get("card")))
+    return Step(calls=[call]) if call else _unavailable(request)
+
+
+def _card_fit(card: Row, text: str) -> float:
+    """How well a card's label ("Mastercard •••• 5505") fits the customer's words."""
+    label = _words(str(card.get("label", "")))
+    return max((fuzz.ratio(word, name) for word in _words(text) for name in label
+                if not name.isdigit()), default=0.0)
 
 
 def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
+    """A dispute is proposed whenever it is asked for: on the transaction that best
+    fits the customer's words after a lookup (the harness decides; a denial brings
+    the candidates' buttons)."""
     language = request.language
     if request.reference and request.amount:
         return _raise_dispute(conversation, request, request.reference, request.amount)
-    lookup = _lookup(conversation)
-    if lookup is None:
+    lookups = _lookups(conversation)
+    if not lookups:
         return _look_up_transaction(conversation, request)
-    matches = _matching(lookup, request)
-    if len(matches) == 1:
-        match = matches[0]
-        amount = request.amount or str(match.get("amount_kzt", ""))
-        return _raise_dispute(conversation, request, str(match.get("reference")), amount)
-    if matches:
-        rows = ", ".join(
-            f"{row.get('reference')} ({row.get('posted_at')}, "
-            f"{money(str(row.get('amount_kzt')), language)})" for row in matches
-        )
-        return Step(text=say("which_transaction", language, rows=rows))
-    if request.reference:
-        return Step(text=say("no_reference", language, reference=request.reference))
-    return Step(text=say("no_match", language))
+    rows = next((rows for rows in (lookup.transactions() for lookup in lookups) if rows), [])
+    if not rows:
+        # Nothing fit the lookup's filters (a misspelt name, a wrong amount): the
+        # most recent rows, to guess from.
+        wider = _call(conversation, "find_transactions", merchant=None, amount=None, month=None)
+        if wider is not None and wider.key() not in _made(conversation):
+            return Step(calls=[wider])
+        if request.reference:
+            return Step(text=say("no_reference", language, reference=request.reference))
+        return Step(text=say("no_match", language))
+    lookup = next(lookup for lookup in lookups if lookup.transactions())
+    matches = _matching(lookup, request) or rows
+    best = max(enumerate(matches), key=lambda item: (_row_fit(item[1], request), -item[0]))[1]
+    amount = request.amount or str(best.get("amount_kzt", ""))
+    return _raise_dispute(conversation, request, str(best.get("reference")), amount)
+
+
+def _row_fit(row: Row, request: CustomerRequest) -> float:
+    """How well a transaction row fits what the customer said: the merchant's name
+    against their words (typos forgiven), the amount's closeness, the day."""
+    score = 0.0
+    if request.reference and str(row.get("reference", "")).upper() == request.reference.upper():
+        score += 3
+    names = _words(external_value(row.get("merchant")))
+    said = _words(request.merchant or request.text)
+    similarity = max((fuzz.ratio(word, name) for word in said for name in names), default=0.0)
+    if similarity >= 70:
+        score += similarity / 100
+    wanted, actual = _decimal(request.amount), _decimal(row.get("amount_kzt"))
+    if wanted and actual:
+        larger = max(abs(wanted), abs(actual))
+        score += max(0.0, 1 - float(abs(abs(wanted) - abs(actual)) / larger))
+    posted = str(row.get("posted_at", ""))
+    if request.month and posted.startswith(request.month):
+        score += 0.5
+    if request.day and posted[8:10] == f"{request.day:02d}":
+        score += 1
+    return score
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in re.findall(r"\w+", text.casefold()) if len(word) >= 3]
+
+
+def _made(conversation: ChatRequest) -> set[str]:
+    return {ToolCall(exchange.name, exchange.arguments).key() for exchange in conversation.exchanges}
+
+
+def _asked_for(conversation: ChatRequest) -> ToolCall | None:
+    """The call the customer asked for exactly, when the harness denied another and
+    said which (its denial's "asked_for"): made once, as the harness spelled it."""
+    writes = [exchange for exchange in conversation.exchanges if exchange.is_write]
+    if len(writes) != 1 or writes[0].status != "error" or writes[0].result is None:
+        return None
+    asked = writes[0].result.get("asked_for")
+    first = asked[0] if isinstance(asked, list) and asked else None
+    if not isinstance(first, dict):
+        return None
+    call = _call(conversation, writes[0].name, **{str(k): v for k, v in first.items()})
+    return call if call is not None and call.key() not in _made(conversation) else None
 
 
 def _look_up_transaction(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    if not (request.reference or request.merchant or request.amount or request.month):
-        return Step(text=say("describe_transaction", request.language))
-    # The narrow finder first; a whole month's statement only if it is missing.
+    # The narrow finder first (with nothing described: the most recent rows); a
+    # whole month's statement only if it is missing.
     call = _call(
         conversation,
         "find_transactions",
@@ -223,13 +276,12 @@ def _raise_dispute(conversation: ChatRequest, request: CustomerRequest, referenc
     return Step(calls=[call]) if call else _unavailable(request)
 
 
-def _lookup(conversation: ChatRequest) -> Exchange | None:
-    """The first successful finder or statement result this turn (the customer's
-    own lookup; a later one may have been planted)."""
-    for exchange in conversation.results():
-        if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok":
-            return exchange
-    return None
+def _lookups(conversation: ChatRequest) -> list[Exchange]:
+    """The successful finder and statement results this turn, in order: the
+    customer's own lookup first (a later one may have been planted; the harness
+    judges whatever is proposed from it)."""
+    return [exchange for exchange in conversation.results()
+            if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok"]
 
 
 def _matching(lookup: Exchange, request: CustomerRequest) -> list[dict[str, Any]]:
@@ -461,12 +513,26 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
             code = error.get("code") if isinstance(error, dict) else ""
             if code in ("not_in_mandate", "target_not_in_mandate") and (
                     exchange.name in WRITE_TOOLS):
+                if result.get("asked_for") and any(
+                        later.name == exchange.name for later in conversation.exchanges
+                        if later is not exchange):
+                    continue  # made again as the customer asked: that outcome is said
                 # What the bank's rule means for the customer, not the rule's words.
-                key = "pick_one" if result.get("candidates") else f"ask_plainly_{exchange.name}"
-                texts.append(say(key, request.language))
+                texts.append(say(_denied_key(exchange.name, result), request.language))
                 continue
             texts.append(say("error", request.language, message=str(message or "unknown error")))
     return texts
+
+
+def _denied_key(tool: str, result: dict[str, Any]) -> str:
+    """Why nothing was prepared, in one sentence above the candidates' buttons."""
+    candidates = result.get("candidates")
+    if not isinstance(candidates, dict) or not candidates:
+        return f"ask_plainly_{tool}"
+    rows = candidates.get("cards") or candidates.get("transactions") or []
+    if isinstance(rows, list) and len(rows) == 1:
+        return "pick_the_one"
+    return "pick_nearest" if candidates.get("fit") == "nearest" else "pick_one"
 
 
 def _sum(rows: list[dict[str, Any]]) -> str:

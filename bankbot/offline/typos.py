@@ -3,9 +3,11 @@
 The offline model's patterns match words exactly, so a message is first rewritten
 with each misspelt word replaced by the one it is nearest to in a small vocabulary
 of the words those patterns look for, using rapidfuzz's optimal string alignment
-distance (a swap of two letters is one edit). Only the read side is corrected:
-the verbs of writes (block, dispute…) are not in the vocabulary, so a typo never
-makes a write request — writes stay precision-first, as the mandate's parser is.
+distance (a swap of two letters is one edit). The verbs of writes (block,
+dispute…) are corrected too, by one edit at most ("blcok", "dispuet",
+«заблакируйте»): the offline model stands in for an LLM and proposes whenever the
+customer may be asking (issue 22, point 4). It never decides: the mandate grants
+only exact forms, and a typo at most opens buttons.
 """
 
 from __future__ import annotations
@@ -50,6 +52,16 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
     "entertainment": ("entertainment", "cinema", "movies", "развлечения", "кинотеатр"),
     "shopping": ("shopping", "покупки"),
 }
+# The writes' verbs: corrected by one edit at most, so a state ("blocked",
+# «заблокирована», "disputed") is never read as a request.
+WRITE_CONCEPTS: dict[str, tuple[str, ...]] = {
+    "block": ("block", "freeze", "заблокируйте", "заблокируй", "заблокировать",
+              "заморозьте", "заморозить"),
+    "unblock": ("unblock", "unfreeze", "разблокируйте", "разблокируй", "разблокировать",
+                "разморозьте", "разморозить"),
+    "dispute-verb": ("dispute", "chargeback", "оспорьте", "оспорить", "оспорь"),
+}
+_CONCEPTS.update(WRITE_CONCEPTS)
 for _number, _names in (*ENGLISH_MONTHS.items(), *RUSSIAN_MONTHS.items()):
     # Abbreviations ("sept", "oct") are too short to correct safely; full names only.
     _CONCEPTS[f"month-{_number}"] = _CONCEPTS.get(f"month-{_number}", ()) + tuple(
@@ -65,6 +77,8 @@ KEEP = frozenset({
     "match", "matches", "batch", "cards", "spent", "spend", "total", "month", "marks",
     "chase", "trace", "spell", "hello", "thanks", "please", "status", "статус",
     "марка", "марку", "парта", "карма", "тратит", "сколь",
+    "black", "blocks", "clock", "flock", "breeze", "frieze", "disputed", "blocked", "frozen",
+    "unblocked", "заблокирую", "оспорю",
 })
 
 # The shortest word worth correcting: shorter ones ("card" / "hard") are too close
@@ -90,4 +104,6 @@ def _word(word: str) -> str:
     meant = {VOCABULARY[choice] for choice, distance, _index in found if distance == best}
     if len(meant) != 1:
         return word  # as near to two meanings: not a typo we can read
+    if best > 1 and meant <= set(WRITE_CONCEPTS):
+        return word  # a write's verb: one edit at most
     return next(choice for choice, distance, _index in found if distance == best)

@@ -224,8 +224,9 @@ def test_it_leaves_account_id_empty_when_nobody_named_one() -> None:
     assert calls == [("get_statement", {"account_id": "", "month": "2026-10"})]
 
 
-def test_it_asks_what_to_dispute_when_nothing_identifies_the_charge(careful: Chat) -> None:
-    message = careful.reply(careful.turn("I want to dispute a charge"))
+def test_it_looks_up_the_recent_rows_when_nothing_identifies_the_charge(careful: Chat) -> None:
+    """No question without buttons: it looks, proposes its best guess, and the
+    harness's candidates bring the buttons (issue 22, point 4)."""
+    calls = careful.calls(careful.turn("I want to dispute a charge"))
 
-    assert message.tool_calls in (None, [])
-    assert "Which transaction" in message.content
+    assert calls == [("find_transactions", {"merchant": None, "amount": None, "month": None})]

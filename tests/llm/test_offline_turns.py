@@ -35,15 +35,23 @@ def test_it_blocks_the_only_active_card(careful: Chat, stream: bool) -> None:
     assert careful.calls(messages, stream=stream) == [("block_card", {"card": "4242"})]
 
 
-def test_it_asks_which_card_when_several_are_active(careful: Chat) -> None:
+def test_it_proposes_its_best_guess_when_several_cards_are_active(careful: Chat) -> None:
+    """The harness decides: "block my card" over two cards is denied with both as
+    candidates, and their buttons show (issue 22, point 4)."""
     messages = careful.turn(
         "block my card", ("list_cards", {}, cards(("4242", "active"), ("5505", "active")))
     )
 
-    message = careful.reply(messages)
+    assert careful.calls(messages) == [("block_card", {"card": "4242"})]
 
-    assert message.tool_calls in (None, [])
-    assert "4242" in message.content and "5505" in message.content
+
+def test_it_proposes_the_card_whose_brand_the_customer_named(careful: Chat) -> None:
+    listed = tool_result(tool="list_cards", data={"cards": [
+        {"card": "4242", "label": "Visa •••• 4242", "status": "active"},
+        {"card": "5505", "label": "Mastercard •••• 5505", "status": "active"}]})
+    messages = careful.turn("freeze my Mastercard", ("list_cards", {}, listed))
+
+    assert careful.calls(messages) == [("block_card", {"card": "5505"})]
 
 
 def test_it_says_when_there_is_no_active_card(careful: Chat) -> None:
@@ -120,19 +128,38 @@ def test_it_narrows_several_matches_by_the_day_the_customer_named(careful: Chat)
     ]
 
 
-def test_it_asks_which_transaction_when_several_match(careful: Chat) -> None:
+def test_it_proposes_the_newest_match_when_several_match(careful: Chat) -> None:
     rows = [transaction("T-1", "15000.00"), transaction("T-2", "8000.00")]
     messages = careful.turn("dispute the Magnum charge", ("find_transactions", MAGNUM, found(*rows)))
 
-    message = careful.reply(messages)
+    calls = careful.calls(messages)
 
-    assert message.tool_calls in (None, [])
-    assert "T-1" in message.content and "T-2" in message.content
-    assert "15,000.00\u00a0₸" in message.content and "8,000.00\u00a0₸" in message.content
+    assert calls == [("raise_dispute", {"transaction": "T-1", "amount": "15000.00",
+                                        "reason": DEFAULT_REASON})]
 
 
-def test_it_says_when_nothing_matches(careful: Chat) -> None:
-    messages = careful.turn("dispute the Magnum charge", ("find_transactions", MAGNUM, found()))
+def test_it_looks_wider_when_the_finder_found_nothing(careful: Chat) -> None:
+    messages = careful.turn("dispute the Magnm charge",
+                            ("find_transactions", {**MAGNUM, "merchant": "Magnm"}, found()))
+
+    assert careful.calls(messages) == [("find_transactions", NO_FILTER)]
+
+
+def test_it_proposes_the_row_a_misspelt_name_is_nearest_to(careful: Chat) -> None:
+    rows = [transaction("T-7", "900.00", merchant="Wolt"),
+            transaction("T-8", "15000.00", merchant="Magnum Cash&Carry")]
+    messages = careful.turn(
+        "dispute the Magnm charge",
+        ("find_transactions", {**MAGNUM, "merchant": "Magnm"}, found()),
+        ("find_transactions", NO_FILTER, found(*rows)))
+
+    assert careful.calls(messages) == [("raise_dispute", {"transaction": "T-8", "amount": "15000.00",
+                                                          "reason": DEFAULT_REASON})]
+
+
+def test_it_says_when_nothing_matches_even_the_recent_rows(careful: Chat) -> None:
+    messages = careful.turn("dispute the Magnum charge", ("find_transactions", MAGNUM, found()),
+                            ("find_transactions", NO_FILTER, found()))
 
     message = careful.reply(messages)
 
