@@ -75,9 +75,37 @@ def _word_matches(word: str, names: frozenset[str]) -> bool:
         return True
     # Russian inflects names ("в Магнуме"): the same stem with a short ending.
     if _cyrillic(word) and len(word) >= 4:
-        return any(_cyrillic(n) and len(n) >= 4 and abs(len(n) - len(word)) <= 2
-                   and (word.startswith(n[:-1]) or n.startswith(word[:-1])) for n in names)
+        if any(_cyrillic(n) and len(n) >= 4 and _same_stem(word, n) for n in names):
+            return True
+        # A Latin name written in Cyrillic («глово», «в технодоме», «яндекс»): the same
+        # sounds, compared as spelling-free keys — a transliteration, not a guess.
+        key = sound_key(word)
+        return any(not _cyrillic(n) and len(n) >= 4 and _same_stem(key, sound_key(n))
+                   for n in names)
     return False
+
+
+def _same_stem(word: str, name: str) -> bool:
+    return abs(len(name) - len(word)) <= 2 and (word.startswith(name[:-1])
+                                                or name.startswith(word[:-1]))
+
+
+_CYRILLIC_SOUNDS = str.maketrans({
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ж": "zh", "з": "z", "и": "i",
+    "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s",
+    "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sch", "ъ": "",
+    "ы": "i", "ь": "", "э": "e", "ю": "yu", "я": "ya"})
+_LATIN_SPELLINGS = (("x", "ks"), ("w", "v"), ("ck", "k"), ("ch", "h"), ("kh", "h"), ("c", "k"),
+                    ("ph", "f"), ("y", "i"), ("j", "zh"))
+
+
+def sound_key(word: str) -> str:
+    """A name's sounds in plain Latin letters, one way for both scripts: «технодом» and
+    "Technodom" → "tehnodom", «нетфликс» and "Netflix" → "netfliks"."""
+    key = word.lower().translate(_CYRILLIC_SOUNDS)
+    for spelling, sound in _LATIN_SPELLINGS:
+        key = key.replace(spelling, sound)
+    return re.sub(r"(.)\1+", r"\1", key)  # doubled letters: "Smoll", «Сулпакк»
 
 
 def _cyrillic(word: str) -> bool:
@@ -212,8 +240,13 @@ def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction
         return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
             "-posted_at", "-id")[:CANDIDATE_LIMIT]
     wanted = Q(amount__in=list(target.amounts)) if target.amounts else Q(pk__in=[])
-    for word in target.words:
-        wanted |= _merchant_contains(word)
+    if any(_cyrillic(word) for word in target.words):
+        # A name in Cyrillic may be a Latin merchant's (sound_key): the newest rows of the
+        # month named (or any), compared in Python.
+        wanted = Q()
+    else:
+        for word in target.words:
+            wanted |= _merchant_contains(word)
     for mention in target.dates:  # a month: "the October Magnum charge"
         wanted &= Q(posted_at__month=mention.month)
     return rows.filter(wanted).order_by("-posted_at", "-id")[:CANDIDATE_LIMIT]
