@@ -417,9 +417,9 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for m in _ORDINAL_DAY.finditer(text):
         number = int(m["n"] or m["n2"] or m["n3"])
-        then = _day_of_month_before(today, number)
-        if then is not None:
-            add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
+        on_day = _day_of_month_before(today, number)
+        if on_day is not None:
+            add(DateMention(on_day.month, on_day.day, on_day.year, m.start(), m.end()))
     for pattern, back in ((_LAST_MONTH, 1), (_THIS_MONTH, 0)):
         for m in pattern.finditer(text):
             first = today.replace(day=1)
