@@ -294,7 +294,9 @@ _RU_MONTHS = [("январ", 1), ("феврал", 2), ("март", 3), ("апр�
 _RU_MONTH_RE = "|".join(f"{stem}[а-я]{{0,3}}" for stem, _ in _RU_MONTHS)
 _MONTH_WORD = rf"(?:[a-z]{{3,9}}|{_RU_MONTH_RE})"
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2}))?(?![\d.,]\d)")
+# "1.2k" and "8,4к" are amounts, not the 1st of February.
+_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2}))?(?![\d.,]\d)"
+                     r"(?!\s?(?:k|к|тыс|тыщ|thousand)|[a-zа-я])", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|-?го|-?е)?\s+(?:of\s+)?({_MONTH_WORD})\b"
                         r"(?:,?\s+(\d{4}))?", re.IGNORECASE)
 _MONTH_DAY = re.compile(r"\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?",
@@ -302,8 +304,12 @@ _MONTH_DAY = re.compile(r"\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s
 _MONTH_ALONE = re.compile(rf"\b({_MONTH_WORD})\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
 _RELATIVE = {
     "today": 0, "сегодня": 0, "сегодняшн": 0, "yesterday": 1, "вчера": 1, "вчерашн": 1,
-    "позавчера": 2,
+    "позавчера": 2, "позавчерашн": 2,
 }
+# "this morning", "last night", «сегодня утром» is covered by «сегодня».
+_PARTS_OF_DAY = re.compile(r"\b(?P<today>this (?:morning|afternoon|evening)|tonight|earlier today)\b"
+                           r"|\b(?P<yesterday>last night|yesterday (?:morning|evening|night))\b",
+                           re.IGNORECASE)
 _LAST_MONTH = re.compile(r"\b(?:last|previous|past) month\b|\bв прошлом месяце\b"
                          r"|\bза прошлый месяц\b|\bпрошл\w+ месяц\w*\b", re.IGNORECASE)
 _THIS_MONTH = re.compile(r"\bthis month\b|\bв этом месяце\b|\bза этот месяц\b"
@@ -401,6 +407,9 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         named = month_number(m[1])
         if named and 1 <= int(m[2]) <= 31:
             add(DateMention(named, int(m[2]), int(m[3]) if m[3] else None, m.start(), m.end()))
+    for m in _PARTS_OF_DAY.finditer(text):
+        then = today - timedelta(days=0 if m["today"] else 1)
+        add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for word in _WORD.finditer(text):
         lowered = word.group(0).lower()
         for stem, days in _RELATIVE.items():

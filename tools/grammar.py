@@ -57,7 +57,7 @@ _EN_VERBS = {
 }
 # Nouns opened by a verb: "open a dispute", "file a chargeback".
 _EN_NOUNS = {"dispute": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE, "charge-back": RAISE_DISPUTE,
-             "block": BLOCK_CARD}
+             "refund": RAISE_DISPUTE, "claim": RAISE_DISPUTE, "block": BLOCK_CARD}
 _EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "initiate",
                "make", "issue", "put", "place"}
 # Spoken forms too: «заблочьте», «блокни», «блокайте», «разблочь», «опротестуйте».
@@ -127,7 +127,8 @@ _REASON_PATTERNS = {
                  r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
     "not_recognised": r"\b(?:(?:don'?t|do not|didn'?t|did not|never) (?:recogni[sz]e|make|made|"
                       r"buy|bought|pay|paid|authori[sz]e|take|took|use|used|order|ordered)|"
-                      r"not mine|unauthori[sz]ed|fraud\w*|"
+                      r"not mine|(?:wasn'?t|isn'?t|was not|is not) (?:mine|me)|"
+                      r"unauthori[sz]ed|fraud\w*|"
                       r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
                       r"не оплачивал\w*|не моя|не мой|не мое|мошенн\w+|неизвестн\w+)\b",
 }
@@ -251,11 +252,11 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain) for pattern, plain in (
         # polite frames are requests, not conditions
         (r"\b(?:i'?d|i would) (?:be (?:very |really |so )?grateful|appreciate it|be glad)"
-         r" if you (?:could|would|can)\b", "please"),
+         r" if you (?:could|would|can)\b", "could you"),
         (r"\bif (?:you (?:could|would|can)|it'?s not too much trouble|possible|"
          r"that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
-        (r"\bwould it be possible to\b", "please"),
-        (r"\bmay i ask you to\b", "please"),
+        (r"\b(?:would|will) it be possible (?:for you )?to\b", "could you"),
+        (r"\b(?:may|can|could) i ask you to\b", "could you"),
         (r"\b(?:third|3rd|second|fourth|fifth) time\b|\b(?:трет|четверт|второ)\w* раз\b", "again"),
         (r"\bизвините за беспокойство\b", "пожалуйста"),
         (r"\b(?:are you|you'?re|you must be|you gotta be) kidding(?: me)?\b", ""),
@@ -337,8 +338,10 @@ def read_request(text: str, *, today: date) -> Reading:
                        mentioned=mentioned)
     clauses: list[tuple[str, str | None, bool]] = []  # (text, operation requested, negated)
     excluded: list[str] = []  # "not T-1002", "T-1002 is mine": objects the customer rules out
+    asked_about: list[str] = []  # clauses of questions, for a request's "it"
     for sentence in sentences:
-        question = _is_question(sentence)
+        # "Could you now also dispute X?": the politeness may sit in another clause.
+        question = _is_question(sentence) and not _polite(_words(sentence))
         found = [(clause, *_requested(clause, question)) for clause in _clauses(sentence)]
         if any(op and not neg for _, op, neg in found) and (
                 _REFUSAL.search(_strip_reasons(text)) or _BARE_REFUSAL.search(text)):
@@ -354,7 +357,10 @@ def read_request(text: str, *, today: date) -> Reading:
                     excluded.append(clauses.pop()[0])
                 continue
             if question and operation is None and not negated:
-                continue  # a question's words describe nothing the customer asked for
+                # A question's words describe nothing the customer asked for — unless a
+                # later request points back at them ("What is this Netflix charge? Dispute it").
+                asked_about.append(clause)
+                continue
             clauses.append((clause, operation, negated))
     requested = [op for _, op, neg in clauses if op and not neg]
     refused = {op for _, op, neg in clauses if op and neg}
@@ -381,6 +387,9 @@ def read_request(text: str, *, today: date) -> Reading:
         target = own
         for extra in shared:
             target = target | extra
+        if target.empty and _BACK_REFERENCE.search(clause):
+            for extra in (_target(c, operation, today) for c in asked_about):
+                target = target | extra
         for other in (_target(c, operation, today) for c in excluded):
             if (target.references & other.references) or (target.cards & other.cards):
                 return Reading(unsure="the message both names and rules out one object",
@@ -400,6 +409,11 @@ def _offered(text: str, named: set[str]) -> frozenset[str]:
     if RAISE_DISPUTE not in named and _DISOWN.search(text):
         return frozenset({RAISE_DISPUTE})
     return frozenset()
+
+
+# "Dispute it", «оспорьте её»: the object named earlier in the same message.
+_BACK_REFERENCE = re.compile(r"\b(?:it|that|this|them|those|these|that one|его|ее|нее|него|это|"
+                             r"эту|этот|эти|их|ту|тот)\b", re.IGNORECASE)
 
 
 # What may stand beside a second identifier: "and 5505 too", "и карту 5505".
@@ -533,12 +547,32 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
         after = _words(_strip_reasons(" ".join(words[index + 1:])))
         if _negated(before) or any(w in _NEGATIONS or w.endswith("n't") for w in after):
             return operation, True
-        if _en_request(words, index) or _ru_request(words, index):
+        if _en_request(words, index) or _ru_request(words, index) or _object_first(words, index):
             if question and not _polite(before):
                 return None, False
             return operation, False
         return None, False
     return None, False
+
+
+# Terse, object first: "Technodom dispute", "gold card unblock", «глово оспорить».
+_AFTER_TERSE = {"please", "pls", "plz", "now", "asap", "thanks", "thx", "срочно", "пожалуйста",
+                "плз", "пж", "плиз", "скорее", "быстрее"}
+_NOT_AN_OBJECT = {"i", "we", "you", "he", "she", "they", "it", "to", "я", "мы", "вы", "ты", "он",
+                  "она", "они", "его", "ее", "их", "мне", "нам"} | _QUESTION_START | _EN_WANT
+
+
+def _object_first(words: list[str], index: int) -> bool:
+    """The operation's word ends the clause (bar a "please") after one to five words
+    that only describe its object: no person, no question word, no other verb."""
+    before, after = words[:index], words[index + 1:]
+    if not 1 <= len(before) <= 5 or any(w not in _AFTER_TERSE for w in after):
+        return False
+    word = words[index]
+    if not (word in _EN_VERBS or _RU_INFINITIVE.match(word)):
+        return False
+    return not any(w in _NOT_AN_OBJECT or re.search(r"(?:ed|ing|л|ла|ли|ло)$", w)
+                   for w in before)
 
 
 def _operation_at(words: list[str], index: int) -> str | None:

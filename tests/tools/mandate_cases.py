@@ -332,6 +332,20 @@ HAND_WRITTEN: list[tuple] = [
     ("block card 4242. Actually forget it, found it", NOTHING),
     ("не надо снимать блок с карты 6006", NOTHING),
     ("верните карту 4242 в банк?", NOTHING),
+    # --- object first, "it" after a question, polite questions split by clauses -----
+    ("Acme Food dispute", {"D:T-3001"}),
+    ("5505 block pls", {"B:5505"}),
+    ("What is this Kaspi Magazin charge?? Dispute it.", {"D:T-3009"}),
+    ("Thanks. Could you now also dispute T-3009?", {"D:T-3009"}),
+    ("I want a refund for T-3005, the flight was cancelled", {"D:T-3005::cancelled"}),
+    ("The charge T-3009 wasn't mine, dispute please", {"D:T-3009::not_recognised"}),
+    ("Acme Food dispute status?", NOTHING),
+    ("card 5505 blocked", NOTHING),
+    ("how to block card 4242", NOTHING),
+    ("What is this Kaspi Magazin charge? Should I dispute it?", NOTHING),
+    ("What is this Kaspi Magazin charge? Don't dispute it yet.", NOTHING),
+    ("I blocked card 4242 dispute", NOTHING),
+    ("Is T-3009 the Kaspi order? Dispute T-3001.", {"D:T-3001"}),
 ]
 
 # Template expansions: the same forms over several targets.
