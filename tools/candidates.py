@@ -29,7 +29,7 @@ from accounts.models import Card, Customer, Transaction
 from accounts.money import DateMention
 from accounts.selectors import cards_for_customer, customer_transactions
 from disputes.services import dispute_window_open
-from tools.binding import name_words
+from tools.binding import name_words, sound_key
 from tools.grammar import TargetWords
 
 # At most this many candidates are offered for one request.
@@ -90,7 +90,8 @@ def merchant_fit(name: str, words: Collection[str]) -> float:
 def _word_similarity(word: str, name: str) -> float:
     if len(word) >= 3 and name.startswith(word):
         return 100.0
-    return float(fuzz.ratio(word, name))
+    # «технодон» against "Technodom": compared by their sounds too (binding.sound_key).
+    return float(max(fuzz.ratio(word, name), fuzz.ratio(sound_key(word), sound_key(name))))
 
 
 def _closeness(actual: Decimal, said: Decimal) -> float:

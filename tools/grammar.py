@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from rapidfuzz.distance import OSA
+
 from accounts.money import DateMention, amounts_in, dates_in, normalised
 from disputes.reasons import DISPUTE_REASONS
 
@@ -401,14 +403,59 @@ def read_request(text: str, *, today: date) -> Reading:
         return Reading(unsure="the message gives more than one reason for the dispute",
                        mentioned=mentioned)
     return Reading(requests=tuple(requests), mentioned=mentioned,
-                   offered=_offered(text, {r.operation for r in requests} | mentioned))
+                   offered=_offered(text, {r.operation for r in requests}, mentioned))
 
 
-def _offered(text: str, named: set[str]) -> frozenset[str]:
-    """What the message points at without naming the operation (see _DISOWN)."""
-    if RAISE_DISPUTE not in named and _DISOWN.search(text):
-        return frozenset({RAISE_DISPUTE})
-    return frozenset()
+def _offered(text: str, requested: set[str], mentioned: frozenset[str]) -> frozenset[str]:
+    """What the message points at without plainly asking: a disowned payment (_DISOWN)
+    or a misspelt verb ("blcok", «заблакируйте»: misspelt_operation)."""
+    offered = set()
+    if RAISE_DISPUTE not in mentioned and _DISOWN.search(text):
+        offered.add(RAISE_DISPUTE)
+    if not _is_question(text) or _polite(_words(text)):
+        words = _words(text)
+        offered |= {op for index, word in enumerate(words) if (op := misspelt_operation(word))
+                    and not _negated(words[max(0, index - 3):index])}
+    return frozenset(offered - requested)
+
+
+# The verbs' written forms a misspelling is measured against (one edit, or two for a long
+# word: a swap, a missing, extra or wrong letter). A misspelling only offers buttons.
+_TYPO_TARGETS = {
+    **{word: op for word, op in _EN_VERBS.items() if len(word) >= 4},
+    **dict.fromkeys(("заблокируйте", "заблокируй", "заблокировать", "блокируйте",
+                     "заморозьте", "заблочьте"), BLOCK_CARD),
+    **dict.fromkeys(("разблокируйте", "разблокируй", "разблокировать", "разморозьте",
+                     "разблочьте"), UNBLOCK_CARD),
+    **dict.fromkeys(("оспорьте", "оспорь", "оспорить", "опротестуйте"), RAISE_DISPUTE),
+}
+
+
+def misspelt_operation(word: str) -> str | None:
+    """The operation a misspelt verb means, or None — never for a correct form of any
+    word of the operations ("blocked", «заблокирована» are states, not typos)."""
+    if len(word) < 4 or word in _TYPO_TARGETS or _RU_IMPERATIVE.match(word) or (
+            _RU_INFINITIVE.match(word)):
+        return None
+    for suffix in ("ing", "ed", "es", "s", "d"):  # blocked, disputed, disputes, blocking
+        stem = word[:-len(suffix)]
+        if word.endswith(suffix) and (stem in _EN_VERBS or f"{stem}e" in _EN_VERBS):
+            return None
+    # A word on an operation's own stem is one of its forms (заблокирована, оспорила) unless
+    # it is a single edit from a command ("оспорте", «заблокирутйе»).
+    own_stem = bool(_operations_named(word) or _is_operation_word(word))
+    for target, operation in _TYPO_TARGETS.items():
+        allowed = 1 if own_stem or len(target) <= 7 else 2
+        if abs(len(target) - len(word)) > allowed or OSA.distance(word, target) > allowed:
+            continue
+        # Typing slips keep the first letter (Russian а for о aside: «аспорить»), and a
+        # short word one letter off is another word ("clock", "black"), not a slip.
+        if word[0] != target[0] and (word[0], target[0]) != ("а", "о"):
+            continue
+        if len(target) <= 5 and len(word) == len(target) and sorted(word) != sorted(target):
+            continue
+        return operation
+    return None
 
 
 # "Dispute it", «оспорьте её»: the object named earlier in the same message.
