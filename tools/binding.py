@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -118,7 +119,7 @@ def bind_card(customer: Customer, request: Request, source: str, *,
     with neither ("block my card"), the one card ``default`` picks (block: the one
     active card; unblock: the one the customer blocked)."""
     operation, target = request.operation, request.target
-    if target.references or target.amounts or target.partial or target.half or target.dates:
+    if target.references or target.amounts or target.partial or target.half:
         return Unbound(operation, "no_match", "a card is named by its digits or its label")
     cards = cards_for_customer(customer=customer)
     if len(target.cards) > 1:
@@ -128,10 +129,13 @@ def bind_card(customer: Customer, request: Request, source: str, *,
         matching = [c for c in cards if c.last4 in target.cards]
     else:
         matching = [c for c in cards if default(c)]
+    used, merchants = (None, frozenset()) if target.cards else _cards_used(customer, target)
     brands = frozenset().union(*(name_words(c.brand) for c in cards))
-    words = _describing_words(target, brands)
+    words = _describing_words(target, brands) - merchants  # "Magnum" names a payment
     matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)
                 and target.descriptors <= card_descriptors(c)]
+    if used is not None:  # digits say it all; else the cards that paid, if any did
+        matching = [c for c in matching if c.last4 in used]
     if len(matching) == 1:
         return Grant(operation, matching[0].last4, source=source)
     if not matching:
@@ -142,9 +146,39 @@ def bind_card(customer: Customer, request: Request, source: str, *,
 
 def card_descriptors(card: Card) -> frozenset[str]:
     """The descriptors (grammar.CARD_DESCRIPTORS) a card's product label carries:
-    "Mastercard Gold" → {"mastercard", "gold"}."""
+    "Mastercard Gold" → {"mastercard", "gold"}; a card that is not virtual is physical."""
     label = normalised(card.brand)
-    return frozenset(name for name, pattern in DESCRIPTOR_PATTERNS.items() if pattern.search(label))
+    found = {name for name, pattern in DESCRIPTOR_PATTERNS.items() if pattern.search(label)}
+    if "virtual" not in found:
+        found.add("physical")
+    return frozenset(found)
+
+
+USAGE_DAYS = 120
+
+
+def _cards_used(customer: Customer, target: TargetWords
+                ) -> tuple[set[str] | None, frozenset[str]]:
+    """"The card I used at Magnum", «которой вчера платила за такси», "the card I froze on the
+    10th": the cards of the customer's own payments that fit the merchant words and days
+    said (or blocked on a day said), and the words that named merchants. None when the words
+    describe no payment: then they describe the loss ("I lost it yesterday"), not the card."""
+    if not (target.words or target.dates):
+        return None, frozenset()
+    since = timezone.now() - timedelta(days=USAGE_DAYS)
+    rows = list(customer_transactions(customer=customer).filter(posted_at__gte=since)
+                .select_related("card").order_by("-posted_at")[:CANDIDATE_LIMIT])
+    vocabulary = frozenset().union(*(name_words(t.merchant) for t in rows))
+    merchants = frozenset(w for w in target.words if _word_matches(w, vocabulary))
+    if not (merchants or target.dates):
+        return None, merchants
+    used = {t.card.last4 for t in rows if t.card is not None
+            and all(_word_matches(w, name_words(t.merchant)) for w in merchants)
+            and all(d.matches(timezone.localdate(t.posted_at)) for d in target.dates)}
+    if target.dates and not merchants:
+        used |= {c.last4 for c in cards_for_customer(customer=customer) if c.blocked_at
+                 and all(d.matches(timezone.localdate(c.blocked_at)) for d in target.dates)}
+    return used or None, merchants
 
 
 def bind_transaction(customer: Customer, request: Request, source: str) -> Grant | Unbound:

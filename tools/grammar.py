@@ -747,7 +747,8 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
 CARD_DESCRIPTORS = {
     "debit": r"debit|дебет\w*",
     "credit": r"credit|кредит\w*",
-    "virtual": r"virtual|виртуал\w*",
+    "virtual": r"virtual|online(?:[- ]only)?|виртуал\w*|онлайн|интернет\w*",
+    "physical": r"physical|plastic|пластик\w*|пластиков\w*|физическ\w*",
     "gold": r"gold(?:en)?|голд\w*|золот\w*",
     "visa": r"visa|виз[аеуы]|визов\w*|визк\w*",
     "mastercard": r"master ?card\w*|master|мастер ?кард\w*|мастер\w*",

@@ -129,7 +129,7 @@ HAND_WRITTEN: list[tuple] = [
     ("dispute the Acme Drinks charge", NOTHING),
     ("dispute 50000 of the Acme Food charge", NOTHING),  # more than the charge
     ("dispute the Yandex charge on card 4242", NOTHING),  # it was on 5505
-    ("block the card I used at Magnum", NOTHING),
+    ("block the card I used at Magnum", {"B:5505"}),  # both Magnum rows were paid with 5505
     # --- not the customer's, or not allowed: nothing ---------------------------------
     ("Please block card 7777", NOTHING),  # already blocked
     ("block card 1111", NOTHING),  # someone else's

@@ -64,3 +64,44 @@ def test_a_description_never_reaches_another_customers_card(dana):
     Card.objects.filter(last4="1111").update(brand="Visa Virtual")
     mandate = mandate_for(customer=dana, text="block the virtual card")
     assert [g.target for g in mandate.grants] == ["3391"]
+
+
+@pytest.fixture
+def dana_paid(dana):
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from accounts.models import Transaction
+
+    account = dana.accounts.get()
+    cards = {c.last4: c for c in Card.objects.filter(account=account)}
+    now = timezone.now()
+    for reference, days, merchant, card in [("T-7001", 1, "Yandex Go", "4242"),
+                                            ("T-7002", 2, "Magnum Cash&Carry", "5505"),
+                                            ("T-7003", 17, "Netflix", "3391")]:
+        Transaction.objects.create(account=account, card=cards[card], reference=reference,
+                                   posted_at=now - timedelta(days=days),
+                                   amount=Decimal("1000.00"), merchant=merchant)
+    return dana
+
+
+@pytest.mark.parametrize(("text", "card"), [
+    ("block the card I used at Magnum", "5505"),
+    ("заблокируйте карту, с которой списывается нетфликс", "3391"),
+    ("block the card I paid with yesterday", "4242"),
+    ("block the Visa I use for online shopping", "3391"),
+    ("заблокируйте пластиковую визу", "4242"),
+])
+def test_a_card_described_by_its_use_binds_to_the_card_that_paid(dana_paid, text, card):
+    assert [g.target for g in mandate_for(customer=dana_paid, text=text).grants] == [card]
+
+
+def test_digits_win_over_a_day_that_describes_the_loss(dana_paid):
+    mandate = mandate_for(customer=dana_paid, text="I lost my card two days ago, block 4242")
+    assert [g.target for g in mandate.grants] == ["4242"]
+
+
+def test_a_use_no_card_of_the_operation_fits_is_buttons(dana_paid):
+    # Magnum was paid with 5505, which is active: there is nothing of it to unblock.
+    mandate = mandate_for(customer=dana_paid, text="unblock the card I used at Magnum")
+    assert not mandate.grants
