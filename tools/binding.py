@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -203,6 +203,7 @@ def bind_transaction(customer: Customer, request: Request, source: str) -> Grant
         amount = _amount_for(txn, target)
         if amount is not None and _features_match(txn, target):
             options.append((txn, amount))
+    options = _chosen(options, target)
     if len(options) == 1:
         txn, amount = options[0]
         return Grant(operation, txn.reference, amount, reason, source)
@@ -218,8 +219,7 @@ def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWor
     ("the Yandex taxi ride, I never took it": "ride" and "took" name nothing)."""
     vocabulary = frozenset().union(*(name_words(t.merchant) for t in candidates))
     keep = _describing_words(target, vocabulary)
-    return TargetWords(target.references, target.cards, target.amounts, target.partial,
-                       target.half, target.dates, frozenset(keep))
+    return replace(target, words=frozenset(keep), names=frozenset(), neighbours=frozenset())
 
 
 def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
@@ -251,13 +251,48 @@ def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
     return part if identified and 0 < part <= txn.amount else None
 
 
+_DAYPART_HOURS = {"morning": range(5, 12), "afternoon": range(12, 18),
+                  "evening": (*range(18, 24), *range(0, 5))}
+
+
+def _chosen(options: list[tuple[Transaction, Decimal]], target: TargetWords
+            ) -> list[tuple[Transaction, Decimal]]:
+    """Which of the payments that fit the customer meant, when they said which: "the
+    second" (in time order), "the last", "the bigger one". Said of payments described
+    by nothing else it picks nothing: "the second one" is not a description."""
+    described = target.references or target.words or target.amounts or target.dates
+    if target.position is None and target.size is None or not options:
+        return options
+    if not described:
+        return []
+    ordered = sorted(options, key=lambda option: (option[0].posted_at, option[0].pk))
+    if target.size is not None:
+        if len(ordered) < 2:
+            return []  # "the bigger one" of one payment: not what was meant
+        amounts = [txn.amount for txn, _ in ordered]
+        wanted = max(amounts) if target.size == "max" else min(amounts)
+        ordered = [option for option in ordered if option[0].amount == wanted]
+    if target.position is None:
+        return ordered
+    if len(ordered) == 1:  # "the last Magnum charge" and there is one: that one
+        return ordered if target.position in (0, -1) else []
+    if not -len(ordered) <= target.position < len(ordered):
+        return []
+    return [ordered[target.position]]
+
+
 def _features_match(txn: Transaction, target: TargetWords) -> bool:
     if target.references and txn.reference.upper() not in target.references:
         return False
     if target.cards and (txn.card is None or txn.card.last4 not in target.cards):
         return False
+    if target.descriptors and (txn.card is None
+                               or not target.descriptors <= card_descriptors(txn.card)):
+        return False
     posted_on = timezone.localdate(txn.posted_at)
     if not all(mention.matches(posted_on) for mention in target.dates):
+        return False
+    if target.daypart and timezone.localtime(txn.posted_at).hour not in _DAYPART_HOURS[target.daypart]:
         return False
     merchant = name_words(txn.merchant)
     return all(_word_matches(word, merchant) for word in target.words)

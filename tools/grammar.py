@@ -10,11 +10,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import TypeVar
 
 from rapidfuzz.distance import OSA
 
 from accounts.money import DateMention, amounts_in, dates_in, normalised
 from disputes.reasons import DISPUTE_REASONS
+
+T = TypeVar("T")
 
 BLOCK_CARD = "block_card"
 UNBLOCK_CARD = "unblock_card"
@@ -99,9 +102,9 @@ _DOUBT = re.compile(
     # a reversal: "…, but I found it", «…, но нашла её»
     r"but (?:i|we) (?:found|have|got)\b|but found|но (?:я )?(?:нашл\w*|наш[её]л)|"
     # a part without an amount other than a half: which amount, then?
-    r"quarter|third|part of|portion|partly|partially|some of|"
+    r"quarter|(?:a|one) third|part of|portion|partly|partially|some of|"
     r"если|в случае|ли|кроме|за исключением|но не|вместо|вернее|точнее|то есть|ой|стоп|"
-    r"трет\w*|четверт\w*|част\w*|"
+    r"треть|трети|третью|четверть|четверти|част\w*|"
     r"передумал\w*|извините|сказал\w*|говорит|говорят|пишут|написано|просит|просили|велел\w*|"
     r"по словам|может быть|возможно|наверное|не уверен\w*|завтра|позже|потом как-нибудь|"
     r"например|допустим|представь\w*)\b",
@@ -176,6 +179,7 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 такси кафе ресторан аптека доставка сервис онлайн не узнаю узнаю совершал совершала покупал
 оплачивал мошенники мошенничество последний последнюю последняя последней недавний самую самый
 крупную сегодня вчера
+two both двух оба обоих кофе
 """
 # Words that never describe a target: function words, the requests' own words,
 # politeness, generic banking nouns and generic merchant words (company, shop,
@@ -205,6 +209,11 @@ class TargetWords:
     # A card described, not numbered: "my debit card", «кредитку», "the virtual one" —
     # words of CARD_DESCRIPTORS, each of which the card's product label must have.
     descriptors: frozenset[str] = frozenset()
+    # Which of the payments that fit: "the second coffee yesterday" (position 1 in the
+    # day's order; -1 the last), "the afternoon one" (a part of the day), "the bigger one".
+    position: int | None = None
+    daypart: str | None = None
+    size: str | None = None  # "max" | "min"
 
     @property
     def empty(self) -> bool:
@@ -217,7 +226,14 @@ class TargetWords:
                            tuple(dict.fromkeys(self.partial + other.partial)),
                            self.half or other.half, self.dates + other.dates, self.words | other.words,
                            self.names | other.names, self.neighbours | other.neighbours,
-                           self.descriptors | other.descriptors)
+                           self.descriptors | other.descriptors,
+                           _one(self.position, other.position), _one(self.daypart, other.daypart),
+                           _one(self.size, other.size))
+
+
+def _one(mine: T | None, theirs: T | None) -> T | None:
+    """A choice said once, or said alike: a clause's own wins over the context's."""
+    return mine if mine is not None else theirs
 
 
 @dataclass(frozen=True)
@@ -263,6 +279,7 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bизвините за беспокойство\b", "пожалуйста"),
         (r"\b(?:are you|you'?re|you must be|you gotta be) kidding(?: me)?\b", ""),
         (r"\bwhile you'?re at it\b", "also"),
+        (r"\bthe later\b", "the last"),
         # chat spelling
         (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\brn\b", "now"),
         # terse: «блок 4242», «разблок 6006», «спор сулпак», "4242 блок"
@@ -714,8 +731,27 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
         is_part = _PART_OF.match(rest, amount.end)
         (partial if is_part else amounts).insert(0, amount.value)
         rest = rest[:amount.start] + " " + rest[amount.end:]
+    order = daypart = size = None
+    if operation not in CARD_OPERATIONS:
+        for pattern, value in sorted(_POSITIONS, key=lambda item: item[1] != -2):
+            if found := pattern.search(rest):
+                order = value
+                rest = rest[:found.start()] + " " + rest[found.end():]
+                break
+        for name, pattern in _DAYPARTS.items():
+            if found := pattern.search(rest):
+                daypart = name
+                rest = rest[:found.start()] + " " + rest[found.end():]
+                break
+        for name, pattern in _SIZES.items():
+            if found := pattern.search(rest):
+                size = name
+                rest = rest[:found.start()] + " " + rest[found.end():]
+                break
     descriptors = set()
-    if operation in CARD_OPERATIONS:
+    # A payment's card described: "on my virtual card", «по кредитке» (a card word near).
+    card_said = operation in CARD_OPERATIONS or _CARD_NOUN.search(rest)
+    if card_said:
         for label, pattern in DESCRIPTOR_PATTERNS.items():
             if pattern.search(rest):
                 descriptors.add(label)
@@ -739,7 +775,27 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
     return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
-                       frozenset(descriptors))
+                       frozenset(descriptors), order, daypart, size)
+
+
+# "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".
+_POSITIONS = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), value) for pattern, value in (
+    (r"first|1st|earlier|earliest|перв\w+|ранн\w+|раньше", 0),
+    (r"second|2nd|втор(?:ой|ая|ое|ую|ого|ому|ом|ые)", 1),
+    (r"third|3rd|трет(?:ий|ья|ье|ью|ьего|ьей)", 2),
+    (r"last|latest|later|most recent|newest|последн\w+|поздн\w+|недавн\w+", -1),
+    (r"second[- ]to[- ]last|penultimate|предпоследн\w+", -2),
+))
+_CARD_NOUN = re.compile(r"\bcard\b|\bкарт\w*|\b(?:кредитк|дебетк|виртуалк|голд)\w*", re.IGNORECASE)
+_DAYPARTS = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, pattern in (
+    ("morning", r"morning|утр\w*"),
+    ("afternoon", r"afternoon|дн[её]м|дневн\w+|после обеда"),
+    ("evening", r"evening|night|вечер\w*|ноч\w+"),
+)}
+_SIZES = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, pattern in (
+    ("max", r"bigger|biggest|larger|largest|больш(?:ой|ую|ая|ее|ий|ого)|крупн\w+"),
+    ("min", r"smaller|smallest|маленьк\w+|меньш\w+|мелк\w+"),
+)}
 
 
 # How customers describe a card, by the word of its product label each means: "my debit
