@@ -83,8 +83,9 @@ _RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чар�
 _RU_GOVERNORS = {"хочу", "хотим", "нужно", "надо", "необходимо", "прошу",
                  "просим", "пожалуйста", "можете", "можешь", "помогите", "помоги", "требую",
                  "давайте", "бы"}
+_RU_NEED = {"надо", "нужно", "необходимо", "требуется"}
 _EN_WANT = {"want", "wanna", "like", "need", "wish", "love"}
-_EN_SOFTENERS = {"please", "pls", "plz", "kindly", "just", "also", "now", "then", "and",
+_EN_SOFTENERS = {"please", "pls", "plz", "kindly", "just", "only", "also", "now", "then", "and",
                  "immediately", "asap", "ok", "okay", "so", "hi", "hello", "hey", "right",
                  "away", "quickly", "urgently", "too", "go", "ahead", "simply", "both"}
 _EN_POLITE = {"can", "could", "would", "will"}
@@ -179,7 +180,7 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 такси кафе ресторан аптека доставка сервис онлайн не узнаю узнаю совершал совершала покупал
 оплачивал мошенники мошенничество последний последнюю последняя последней недавний самую самый
 крупную сегодня вчера
-two both двух оба обоих кофе
+two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 """
 # Words that never describe a target: function words, the requests' own words,
 # politeness, generic banking nouns and generic merchant words (company, shop,
@@ -310,7 +311,7 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          r" back\b", "dispute"),
         (r"\bwant ((?:\S+ ){0,3}?)back (?:from|out of|of)\b", r"want to dispute \1of"),
         (r"\bwant ((?:\S+ ){0,3}?)back\b", r"want to dispute \1"),
-        (r"\bвернуть (?:мне )?(?:мои )?(?:деньги|бабки|средства|оплату)?\b", "оспорить"),
+        (r"\bвернуть\b(?: мне)?(?: мои)?(?: (?:деньги|бабки|средства|оплату)\b)?", "оспорить"),
         (r"\bверн(?:и|ите) (?:мне )?(?:мои |мое |мои )?(?:деньги|бабки|бабло|средства|оплату)"
          r"(?: назад| обратно)?\b", "оспорьте"),
         (r"\b(?:хочу|требую) (?:мои )?(?:деньги|бабки|бабло) (?:назад|обратно)\b", "хочу оспорить"),
@@ -551,6 +552,8 @@ def _is_question(sentence: str) -> bool:
     if not words:
         return False
     first = words[0]
+    if sentence.rstrip().endswith("!"):  # «сколько можно ждать, заблокируйте!»: rhetorical
+        return False
     return sentence.rstrip().endswith("?") or first in _QUESTION_START or (
         first in _EN_POLITE and len(words) > 1 and words[1] in {"i", "we"})
 
@@ -709,7 +712,9 @@ def _ru_request(words: list[str], index: int) -> bool:
     if not (_RU_INFINITIVE.match(head) or head.endswith("ть")):
         return False
     before = words[:opener]
-    return not before or any(w in _RU_GOVERNORS for w in before[-3:])
+    # «оспорить надо», «заблокировать нужно срочно»: the need said after the verb.
+    needed_after = any(w in _RU_NEED for w in words[opener + 1:opener + 4])
+    return not before or any(w in _RU_GOVERNORS for w in before[-3:]) or needed_after
 
 
 def _target(clause: str, operation: str, today: date) -> TargetWords:

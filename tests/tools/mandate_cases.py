@@ -346,6 +346,13 @@ HAND_WRITTEN: list[tuple] = [
     ("What is this Kaspi Magazin charge? Don't dispute it yet.", NOTHING),
     ("I blocked card 4242 dispute", NOTHING),
     ("Is T-3009 the Kaspi order? Dispute T-3001.", {"D:T-3001"}),
+    ("Это нормально?? Kaspi списал 43000. Требую вернуть", {"D:T-3009"}),
+    ("сколько можно ждать, заблокируйте уже 4242!!!", {"B:4242"}),
+    ("оспорить T-3009 надо", {"D:T-3009"}),
+    ("Only dispute 500 of T-3001", {"D:T-3001:500.00"}),
+    ("Почему вы заблокировали карту 4242!", NOTHING),
+    ("надо ли оспаривать T-3009?", NOTHING),
+    ("оспорить T-3009 не надо", NOTHING),
 ]
 
 # Template expansions: the same forms over several targets.
