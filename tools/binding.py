@@ -97,12 +97,14 @@ _CYRILLIC_SOUNDS = str.maketrans({
     "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sch", "ъ": "",
     "ы": "i", "ь": "", "э": "e", "ю": "yu", "я": "ya"})
 _LATIN_SPELLINGS = (("x", "ks"), ("w", "v"), ("ck", "k"), ("ch", "h"), ("kh", "h"), ("c", "k"),
-                    ("ph", "f"), ("y", "i"), ("j", "zh"))
+                    ("ph", "f"), ("ai", "ei"), ("ay", "ei"), ("y", "i"), ("j", "zh"),
+                    # an unstressed Russian о sounds as а: «смолл» is "Small"
+                    ("o", "a"))
 
 
 def sound_key(word: str) -> str:
     """A name's sounds in plain Latin letters, one way for both scripts: «технодом» and
-    "Technodom" → "tehnodom", «нетфликс» and "Netflix" → "netfliks"."""
+    "Technodom" → "tehnadam", «нетфликс» and "Netflix" → "netfliks", «эйр» and "Air" → "eir"."""
     key = word.lower().translate(_CYRILLIC_SOUNDS)
     for spelling, sound in _LATIN_SPELLINGS:
         key = key.replace(spelling, sound)
