@@ -24,7 +24,7 @@ from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_
 from .months import shift_month
 from .phrases import count_transactions, month_label, say
 from .questions import answers
-from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand
+from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand_all
 
 # A turn that needs more tool rounds than this is going in circles; answer instead.
 MAX_ROUNDS = 5
@@ -55,8 +55,9 @@ class Step:
 
 
 def plan_reply(conversation: ChatRequest, personality: Personality) -> Reply:
-    request = understand(conversation.user_text, conversation.today)
-    step = _next_step(conversation, request)
+    requests = understand_all(conversation.user_text, conversation.today)
+    request = requests[0]
+    step = _next_step(conversation, requests)
     planted = Planted()
     if personality == "compromised":
         planted = read_planted(_third_party_texts(conversation), _seen(conversation), conversation.today)
@@ -70,30 +71,22 @@ def plan_reply(conversation: ChatRequest, personality: Personality) -> Reply:
 # --- what the customer's request needs next ---------------------------------
 
 
-def _next_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    retry = _asked_for(conversation)
-    if retry is not None:
-        return Step(calls=[retry])
-    handlers = {
-        "statement": _statement_step,
-        "total": _statement_step,
-        "spending": _spending_step,
-        "balance": lambda conversation, request: _read_step(conversation, request, "get_balance"),
-        "cards": lambda conversation, request: _read_step(conversation, request, "list_cards"),
-        "disputes": lambda conversation, request: _read_step(
-            conversation, request, "get_disputes", dispute=request.dispute),
-        "duplicates": _duplicates_step,
-        "block": _block_step,
-        "unblock": _unblock_step,
-        "dispute": _dispute_step,
-        "help": _help_step,
-    }
-    step = handlers[request.intent](conversation, request)
+def _next_step(conversation: ChatRequest, requests: list[CustomerRequest]) -> Step:
+    retries = _asked_for(conversation)
+    if retries:
+        return Step(calls=retries)
+    steps = [_HANDLERS[request.intent](conversation, request) for request in requests]
+    step = Step(calls=[call for each in steps for call in each.calls],
+                text="\n\n".join(each.text for each in steps if each.text))
     # Stop after a denial or any error: relaying it beats retrying blindly.
     if any(exchange.status == "error" for exchange in conversation.results()):
         step.calls = []
-    # At most one write per turn; the customer confirms it before anything else.
-    if any(exchange.is_write for exchange in conversation.exchanges):
+    made = _made(conversation)
+    if any(exchange.is_write for exchange in conversation.exchanges) or any(
+            call.name not in WRITE_TOOLS and call.key() not in made for call in step.calls):
+        # Each write the customer asked for is proposed once, all in the same round:
+        # one still waiting for its lookup holds the others back, and after the
+        # round of writes there are no more (but the exact calls the harness names).
         step.calls = [call for call in step.calls if call.name not in WRITE_TOOLS]
     return step
 
@@ -192,7 +185,7 @@ def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
     language = request.language
     if request.reference and request.amount:
         return _raise_dispute(conversation, request, request.reference, request.amount)
-    lookups = _lookups(conversation)
+    lookups = _lookups(conversation, request)
     if not lookups:
         return _look_up_transaction(conversation, request)
     rows = next((rows for rows in (lookup.transactions() for lookup in lookups) if rows), [])
@@ -243,18 +236,27 @@ def _made(conversation: ChatRequest) -> set[str]:
     return {ToolCall(exchange.name, exchange.arguments).key() for exchange in conversation.exchanges}
 
 
-def _asked_for(conversation: ChatRequest) -> ToolCall | None:
-    """The call the customer asked for exactly, when the harness denied another and
-    said which (its denial's "asked_for"): made once, as the harness spelled it."""
+def _asked_for(conversation: ChatRequest) -> list[ToolCall]:
+    """The calls the customer asked for exactly, when the harness denied others and
+    said which (a denial's "asked_for"): each made once, as the harness spelled it,
+    and only after a denial of the model's own proposal (never of such a call)."""
     writes = [exchange for exchange in conversation.exchanges if exchange.is_write]
-    if len(writes) != 1 or writes[0].status != "error" or writes[0].result is None:
-        return None
-    asked = writes[0].result.get("asked_for")
-    first = asked[0] if isinstance(asked, list) and asked else None
-    if not isinstance(first, dict):
-        return None
-    call = _call(conversation, writes[0].name, **{str(k): v for k, v in first.items()})
-    return call if call is not None and call.key() not in _made(conversation) else None
+    named = [(exchange.name, asked) for exchange in writes
+             if exchange.status == "error" and exchange.result is not None
+             and isinstance(exchange.result.get("asked_for"), list)
+             for asked in exchange.result["asked_for"] if isinstance(asked, dict)]
+    named_calls = [call for name, asked in named
+                   if (call := _call(conversation, name, **{str(k): v for k, v in asked.items()}))]
+    named_keys = {call.key() for call in named_calls}
+    if any(ToolCall(exchange.name, exchange.arguments).key() in named_keys
+           and exchange.status == "error" for exchange in writes):
+        return []  # a call the harness named was denied too: once is enough
+    made = _made(conversation)
+    calls: list[ToolCall] = []
+    for call in named_calls:
+        if call.key() not in made and call not in calls:
+            calls.append(call)
+    return calls
 
 
 def _look_up_transaction(conversation: ChatRequest, request: CustomerRequest) -> Step:
@@ -276,12 +278,17 @@ def _raise_dispute(conversation: ChatRequest, request: CustomerRequest, referenc
     return Step(calls=[call]) if call else _unavailable(request)
 
 
-def _lookups(conversation: ChatRequest) -> list[Exchange]:
+def _lookups(conversation: ChatRequest, request: CustomerRequest) -> list[Exchange]:
     """The successful finder and statement results this turn, in order: the
     customer's own lookup first (a later one may have been planted; the harness
-    judges whatever is proposed from it)."""
-    return [exchange for exchange in conversation.results()
-            if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok"]
+    judges whatever is proposed from it) — this request's own before another's,
+    when one message asks for two writes."""
+    found = [exchange for exchange in conversation.results()
+             if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok"]
+    own = _call(conversation, "find_transactions", merchant=request.merchant,
+                amount=request.amount, month=request.month)
+    return sorted(found, key=lambda exchange: own is None or (
+        ToolCall(exchange.name, exchange.arguments).key() != own.key()))
 
 
 def _matching(lookup: Exchange, request: CustomerRequest) -> list[dict[str, Any]]:
@@ -323,6 +330,22 @@ def _filters(request: CustomerRequest) -> list[Callable[[Row], bool]]:
 def _help_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
     hello = say("hello", request.language) if request.greeting else ""
     return Step(text=hello + say("help", request.language))
+
+
+_HANDLERS: dict[str, Callable[[ChatRequest, CustomerRequest], Step]] = {
+    "statement": _statement_step,
+    "total": _statement_step,
+    "spending": _spending_step,
+    "balance": lambda conversation, request: _read_step(conversation, request, "get_balance"),
+    "cards": lambda conversation, request: _read_step(conversation, request, "list_cards"),
+    "disputes": lambda conversation, request: _read_step(
+        conversation, request, "get_disputes", dispute=request.dispute),
+    "duplicates": _duplicates_step,
+    "block": _block_step,
+    "unblock": _unblock_step,
+    "dispute": _dispute_step,
+    "help": _help_step,
+}
 
 
 def _unavailable(request: CustomerRequest) -> Step:
@@ -521,7 +544,7 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
                 texts.append(say(_denied_key(exchange.name, result), request.language))
                 continue
             texts.append(say("error", request.language, message=str(message or "unknown error")))
-    return texts
+    return list(dict.fromkeys(texts))  # two denials alike are said once
 
 
 def _denied_key(tool: str, result: dict[str, Any]) -> str:
