@@ -90,6 +90,9 @@ class AmountMention:
     end: int
     in_words: bool = False
     with_currency: bool = False
+    # Half the unit it was rounded to: "12k" is 11,500–12,499 (slack 500), "1.2k" 50,
+    # "12 350" 0. A figure written with a scale is a rounded figure.
+    slack: Decimal = Decimal(0)
 
 
 # What is not an amount although it is made of digits: dates, times, references
@@ -142,8 +145,13 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
         decorated = currency or bool(scale) or not raw.isdigit()
         if not decorated and (value < min_bare or (years and len(raw) == 4 and 1900 <= value <= 2100)):
             continue
+        slack = Decimal(0)
+        if scale:
+            decimals = len(re.split(r"[.,]", raw)[1]) if re.search(r"[.,]\d{1,2}$", raw) else 0
+            unit = Decimal(1_000_000 if scale.startswith(("млн", "million", "лям")) else 1000)
+            slack = unit / (10 ** decimals) / 2
         found.append(AmountMention(value.quantize(CENT), match.start(), match.end(),
-                                   with_currency=currency))
+                                   with_currency=currency, slack=slack))
         read = read[:match.start()] + " " * (match.end() - match.start()) + read[match.end():]
     found += _amounts_in_words(read)
     return sorted(found, key=lambda m: m.start)

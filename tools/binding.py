@@ -165,13 +165,13 @@ def _cards_used(customer: Customer, target: TargetWords
     10th": the cards of the customer's own payments that fit the merchant words and days
     said (or blocked on a day said), and the words that named merchants. None when the words
     describe no payment: then they describe the loss ("I lost it yesterday"), not the card."""
-    if not (target.words or target.dates):
+    if not (target.words or target.soft or target.dates):
         return None, frozenset()
     since = timezone.now() - timedelta(days=USAGE_DAYS)
     rows = list(customer_transactions(customer=customer).filter(posted_at__gte=since)
                 .select_related("card").order_by("-posted_at")[:CANDIDATE_LIMIT])
     vocabulary = frozenset().union(*(name_words(t.merchant) for t in rows))
-    merchants = frozenset(w for w in target.words if _word_matches(w, vocabulary))
+    merchants = frozenset(w for w in target.words | target.soft if _word_matches(w, vocabulary))
     if not (merchants or target.dates):
         return None, merchants
     used = {t.card.last4 for t in rows if t.card is not None
@@ -225,7 +225,7 @@ def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWor
 
 
 def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
-    keep = {w for w in target.words if _word_matches(w, vocabulary)} | (
+    keep = {w for w in target.words | target.soft if _word_matches(w, vocabulary)} | (
         target.names & target.words)
     # A word beside a name's word is part of the name the customer gave
     # ("the Acme Rides charge" is not the Acme Food one).
@@ -244,6 +244,9 @@ def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
     if len(target.amounts) > 1 or len(target.partial) + target.half > 1:
         return None
     if target.amounts and target.amounts[0] != txn.amount:
+        return None
+    if target.rounded and not any(abs(txn.amount - value) <= slack
+                                  for value, slack in target.rounded):
         return None
     if not (target.partial or target.half):
         return txn.amount
@@ -311,12 +314,14 @@ def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction
         return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
             "-posted_at", "-id")[:CANDIDATE_LIMIT]
     wanted = Q(amount__in=list(target.amounts)) if target.amounts else Q(pk__in=[])
-    if any(_cyrillic(word) for word in target.words):
+    for value, slack in target.rounded:
+        wanted |= Q(amount__gte=value - slack, amount__lte=value + slack)
+    if any(_cyrillic(word) for word in target.words | target.soft):
         # A name in Cyrillic may be a Latin merchant's (sound_key): the newest rows of the
         # month named (or any), compared in Python.
         wanted = Q()
     else:
-        for word in target.words:
+        for word in target.words | target.soft:
             wanted |= _merchant_contains(word)
     for mention in target.dates:  # a month: "the October Magnum charge"
         wanted &= Q(posted_at__month=mention.month)

@@ -63,8 +63,9 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     """How well one transaction fits what the customer said: 0 (nothing fits)
     upwards, one point at most per feature they gave (merchant words: per word)."""
     posted_on = timezone.localdate(txn.posted_at)
-    score = merchant_fit(txn.merchant, target.words)
-    score += max((_closeness(txn.amount, amount) for amount in target.amounts), default=0.0)
+    score = merchant_fit(txn.merchant, target.words | target.soft)
+    said = [*target.amounts, *(value for value, _ in target.rounded)]
+    score += max((_closeness(txn.amount, amount) for amount in said), default=0.0)
     score += max((_date_fit(posted_on, mention, today) for mention in target.dates), default=0.0)
     score += max((fuzz.ratio(txn.reference.upper(), ref.upper()) / 100
                   for ref in target.references), default=0.0)

@@ -7,7 +7,7 @@ What grants and what does not, and the known limits: docs/guarantees.md, G7.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import TypeVar
@@ -215,11 +215,16 @@ class TargetWords:
     position: int | None = None
     daypart: str | None = None
     size: str | None = None  # "max" | "min"
+    # "12k", "about 74 тыс": a rounded amount, (value, slack) — the charge is within it.
+    rounded: tuple[tuple[Decimal, Decimal], ...] = ()
+    # Words of the story around the request ("the driver never came"): they describe the
+    # object only where they name one of the customer's merchants; else they are ignored.
+    soft: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
         return not (self.references or self.cards or self.amounts or self.partial or self.dates
-                    or self.words or self.descriptors)
+                    or self.words or self.descriptors or self.rounded or self.soft)
 
     def __or__(self, other: TargetWords) -> TargetWords:
         return TargetWords(self.references | other.references, self.cards | other.cards,
@@ -229,7 +234,15 @@ class TargetWords:
                            self.names | other.names, self.neighbours | other.neighbours,
                            self.descriptors | other.descriptors,
                            _one(self.position, other.position), _one(self.daypart, other.daypart),
-                           _one(self.size, other.size))
+                           _one(self.size, other.size),
+                           tuple(dict.fromkeys(self.rounded + other.rounded)),
+                           self.soft | other.soft)
+
+    def softened(self) -> TargetWords:
+        """These features as the story around a request: words only where they name a
+        merchant of the customer's (``soft``)."""
+        return replace(self, words=frozenset(), names=frozenset(), neighbours=frozenset(),
+                       soft=self.soft | self.words)
 
 
 def _one(mine: T | None, theirs: T | None) -> T | None:
@@ -244,6 +257,9 @@ class Request:
     operation: str
     target: TargetWords
     reason: str | None = None
+    # The request's own clause alone, when the story around it added features: bound on
+    # its own if the whole does not fit (tools/mandate.py).
+    own: TargetWords | None = None
 
 
 @dataclass(frozen=True)
@@ -406,7 +422,7 @@ def read_request(text: str, *, today: date) -> Reading:
         shared = [_target(c, operation, today) for c in context]
         target = own
         for extra in shared:
-            target = target | extra
+            target = target | extra.softened()
         if target.empty and _BACK_REFERENCE.search(clause):
             for extra in (_target(c, operation, today) for c in asked_about):
                 target = target | extra
@@ -414,8 +430,14 @@ def read_request(text: str, *, today: date) -> Reading:
             if (target.references & other.references) or (target.cards & other.cards):
                 return Reading(unsure="the message both names and rules out one object",
                                mentioned=mentioned)
+        # The own clause alone may stand only where the story added no amount or identifier:
+        # "dispute T-5006, they overcharged me by 3,760" is a part, never the whole.
+        story_priced = any(e.amounts or e.partial or e.rounded or e.half or e.references
+                           or e.cards for e in shared)
         requests.append(Request(operation, target,
-                                _reason(text) if operation == RAISE_DISPUTE else None))
+                                _reason(text) if operation == RAISE_DISPUTE else None,
+                                own if own != target and not own.empty and not story_priced
+                                else None))
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
     if reasons:
         return Reading(unsure="the message gives more than one reason for the dispute",
@@ -732,9 +754,15 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
         rest = _BARE_FOUR.sub(" ", rest)
     amounts: list[Decimal] = []
     partial: list[Decimal] = []
+    rounded: list[tuple[Decimal, Decimal]] = []
     for amount in sorted(amounts_in(rest, min_bare=1, years=False), key=lambda m: -m.start):
         is_part = _PART_OF.match(rest, amount.end)
-        (partial if is_part else amounts).insert(0, amount.value)
+        if is_part:
+            partial.insert(0, amount.value)
+        elif amount.slack:
+            rounded.insert(0, (amount.value, amount.slack))
+        else:
+            amounts.insert(0, amount.value)
         rest = rest[:amount.start] + " " + rest[amount.end:]
     order = daypart = size = None
     if operation not in CARD_OPERATIONS:
@@ -780,7 +808,7 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
     return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
-                       frozenset(descriptors), order, daypart, size)
+                       frozenset(descriptors), order, daypart, size, tuple(rounded))
 
 
 # "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".
@@ -848,5 +876,10 @@ def _reason(text: str) -> str | None:
     if len(found) > 1 and "not_recognised" in found:
         found.discard("not_recognised")  # "I didn't receive it" also reads as "didn't"
     if len(found) > 1:
-        return "ambiguous"
+        # "The flight was cancelled and I never got a refund": the story's first cause
+        # wins; the confirm card's reason picker offers the others.
+        return next(code for code in _REASON_PRIORITY if code in found)
     return next(iter(found), None)
+
+
+_REASON_PRIORITY = ("cancelled", "charged_twice", "not_received", "wrong_amount", "not_recognised")

@@ -13,7 +13,7 @@ assistant can offer the candidates' buttons instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -89,6 +89,10 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
     unbound: list[Unbound] = []
     for request in reading.requests:
         bound = bind_request(customer, request, source)
+        if isinstance(bound, Unbound) and bound.problem == "no_match" and request.own is not None:
+            # The story around the request did not fit; what its own clause said may.
+            alone = bind_request(customer, replace(request, target=request.own), source)
+            bound = alone if isinstance(alone, Grant) else bound
         if isinstance(bound, Grant):
             grants.append(bound)
         else:

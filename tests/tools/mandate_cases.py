@@ -353,6 +353,16 @@ HAND_WRITTEN: list[tuple] = [
     ("Почему вы заблокировали карту 4242!", NOTHING),
     ("надо ли оспаривать T-3009?", NOTHING),
     ("оспорить T-3009 не надо", NOTHING),
+    # --- rounded amounts ("7k": 6,500–7,499) and the story around a request ----------
+    ("dispute the 7k Magnum charge", {"D:T-3008"}),
+    ("dispute the 15k Magnum charge", {"D:T-3003"}),
+    ("оспорьте яндекс на 4 тыс", {"D:T-3006"}),
+    ("dispute the 5k Magnum charge", NOTHING),
+    ("I was at Magnum with my sister, the cashier was rude. Dispute T-3003", {"D:T-3003"}),
+    ("The driver never showed up and I waited for ages. Dispute the Yandex Go charge",
+     {"D:T-3006"}),
+    ("chargeback on T-3003 please, they overcharged me by 3,000",
+     {"D:T-3003:3000.00:wrong_amount"}, NOTHING),  # a part said as "by", not read
 ]
 
 # Template expansions: the same forms over several targets.
