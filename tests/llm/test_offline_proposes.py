@@ -160,3 +160,24 @@ def test_it_makes_each_call_the_customer_asked_for_once_when_two_are_named(caref
 
     assert careful.calls(messages) == [("block_card", {"card": "4242"}),
                                        ("block_card", {"card": "5505"})]
+
+
+def test_a_second_object_joined_to_a_request_is_that_request_again(careful: Chat) -> None:
+    said = "Dispute the Magnum charge and the Wolt one"
+    magnum = {"merchant": "Magnum", "amount": None, "month": None}
+    recent = {"merchant": None, "amount": None, "month": None}
+    assert careful.calls(careful.turn(said)) == [("find_transactions", magnum),
+                                                 ("find_transactions", recent)]
+    rows = [transaction("T-1", merchant="Magnum"), transaction("T-2", merchant="Wolt")]
+    messages = careful.turn(
+        said, ("find_transactions", magnum, tool_result(tool="find_transactions", data={
+            "transactions": rows[:1]})),
+        ("find_transactions", recent, tool_result(tool="find_transactions", data={
+            "transactions": rows})))
+    assert [args["transaction"] for _, args in careful.calls(messages)] == ["T-1", "T-2"]
+
+
+@pytest.mark.parametrize("said", ["block my card and call me back", "block card 4242 and thanks"])
+def test_words_after_a_request_that_name_no_object_ask_nothing_more(careful: Chat, said: str) -> None:
+    assert [name for name, _ in careful.calls(careful.turn(said))] in (
+        ["list_cards"], ["block_card"])
