@@ -265,10 +265,11 @@ def _chosen(options: list[tuple[Transaction, Decimal]], target: TargetWords
     """Which of the payments that fit the customer meant, when they said which: "the
     second" (in time order), "the last", "the bigger one". Said of payments described
     by nothing else it picks nothing: "the second one" is not a description."""
-    described = target.references or target.words or target.amounts or target.dates
+    described = (target.references or target.words or target.amounts or target.dates
+                 or target.rounded or target.descriptors)
     if target.position is None and target.size is None or not options:
         return options
-    if not described:
+    if not described or target.generic:
         return []
     ordered = sorted(options, key=lambda option: (option[0].posted_at, option[0].pk))
     if target.size is not None:

@@ -80,14 +80,15 @@ _RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:
                       r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
 _RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чарджбэк|опротестовани[ея])$")
 # "хотел(а)" alone is a wish in the past; with "бы" it is a polite request.
-_RU_GOVERNORS = {"хочу", "хотим", "нужно", "надо", "необходимо", "прошу",
+_RU_GOVERNORS = {"хочу", "хотим", "нужно", "надо", "необходимо", "прошу", "можно",
                  "просим", "пожалуйста", "можете", "можешь", "помогите", "помоги", "требую",
                  "давайте", "бы"}
 _RU_NEED = {"надо", "нужно", "необходимо", "требуется"}
 _EN_WANT = {"want", "wanna", "like", "need", "wish", "love"}
 _EN_SOFTENERS = {"please", "pls", "plz", "kindly", "just", "only", "also", "now", "then", "and",
                  "immediately", "asap", "ok", "okay", "so", "hi", "hello", "hey", "right",
-                 "away", "quickly", "urgently", "too", "go", "ahead", "simply", "both"}
+                 "away", "quickly", "urgently", "too", "go", "ahead", "simply", "both", "yo",
+                 "bro", "guys"}
 _EN_POLITE = {"can", "could", "would", "will"}
 
 # --- what makes a message unsure ------------------------------------------------------
@@ -182,6 +183,14 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 крупную сегодня вчера
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 """
+# Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
+# dropped as features, so the target knows one was said (TargetWords.generic).
+GENERIC_KINDS = frozenset({
+    "coffee", "cafe", "taxi", "restaurant", "bar", "pharmacy", "shop", "store", "market",
+    "supermarket", "delivery", "service", "online", "subscription", "order", "кофе", "кафе",
+    "такси", "ресторан", "аптека", "магазин", "маркет", "супермаркет", "доставка", "сервис",
+    "онлайн", "подписка", "подписку", "заказ",
+})
 # Words that never describe a target: function words, the requests' own words,
 # politeness, generic banking nouns and generic merchant words (company, shop,
 # market, taxi, LLP, ТОО…), which never identify a merchant on their own.
@@ -220,6 +229,9 @@ class TargetWords:
     # Words of the story around the request ("the driver never came"): they describe the
     # object only where they name one of the customer's merchants; else they are ignored.
     soft: frozenset[str] = frozenset()
+    # A generic kind was said ("coffee", «такси»): it names no merchant, so a position or
+    # a size ("the later coffee") cannot be counted among the payments that fit.
+    generic: bool = False
 
     @property
     def empty(self) -> bool:
@@ -236,13 +248,15 @@ class TargetWords:
                            _one(self.position, other.position), _one(self.daypart, other.daypart),
                            _one(self.size, other.size),
                            tuple(dict.fromkeys(self.rounded + other.rounded)),
-                           self.soft | other.soft)
+                           self.soft | other.soft, self.generic or other.generic)
 
     def softened(self) -> TargetWords:
         """These features as the story around a request: words only where they name a
         merchant of the customer's (``soft``)."""
+        # A card described in the story is not the card asked about ("Block my Visa. The
+        # virtual one still works."): descriptors do not carry over.
         return replace(self, words=frozenset(), names=frozenset(), neighbours=frozenset(),
-                       soft=self.soft | self.words)
+                       descriptors=frozenset(), soft=self.soft | self.words)
 
 
 def _one(mine: T | None, theirs: T | None) -> T | None:
@@ -260,6 +274,9 @@ class Request:
     # The request's own clause alone, when the story around it added features: bound on
     # its own if the whole does not fit (tools/mandate.py).
     own: TargetWords | None = None
+    # A second object listed after a request ("… and the Wolt order"): it stands only if
+    # its words name one of the customer's objects; else it was not an object at all.
+    listed: bool = False
 
 
 @dataclass(frozen=True)
@@ -366,7 +383,9 @@ def read_request(text: str, *, today: date) -> Reading:
     text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     if not text.strip():
         return Reading()
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+    # An emoji ends a sentence as a full stop does: "kept the 86k 🙄 dispute it".
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
+                                     text) if s.strip()]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
     doubt = _DOUBT.search(text)
     if doubt and mentioned:
@@ -375,17 +394,20 @@ def read_request(text: str, *, today: date) -> Reading:
     clauses: list[tuple[str, str | None, bool]] = []  # (text, operation requested, negated)
     excluded: list[str] = []  # "not T-1002", "T-1002 is mine": objects the customer rules out
     asked_about: list[str] = []  # clauses of questions, for a request's "it"
+    after_and: set[str] = set()  # clauses joined by "and"/«и»: maybe a listed object
     for sentence in sentences:
         # "Could you now also dispute X?": the politeness may sit in another clause.
         question = _is_question(sentence) and not _polite(_words(sentence))
         found = [(clause, *_requested(clause, question)) for clause in _clauses(sentence)]
+        after_and.update(c for c in _clauses(sentence) if _AND_BEFORE.search(
+            sentence[:sentence.find(c)]))
         if any(op and not neg for _, op, neg in found) and (
                 _REFUSAL.search(_strip_reasons(text)) or _BARE_REFUSAL.search(text)):
             # "Блокировать карту 4242 не нужно", "Dispute T-1001 - no need".
             return Reading(unsure="the request is refused in the same sentence",
                            mentioned=mentioned)
         for clause, operation, negated in found:
-            if operation is None and _excludes(clause):
+            if operation is None and _excludes(clause, today):
                 excluded.append(clause)
                 # «…, а T-1002 — это моя поездка»: the vouch names the object before it.
                 if clauses and clauses[-1][1] is None and _bare_identifier(clauses[-1][0]) and (
@@ -408,21 +430,27 @@ def read_request(text: str, *, today: date) -> Reading:
                        mentioned=mentioned)
     # "block 4242 and 5505", "dispute T-1001 and T-1004": a clause of nothing but
     # an identifier, right after a request, is that request again for another object.
+    listed: set[int] = set()  # "dispute the Glovo order and the Wolt order": another object
     for index in range(1, len(clauses)):
         previous_op = clauses[index - 1][1]
         clause, operation, neg = clauses[index]
         if operation is None and not neg and previous_op and _bare_identifier(clause):
             clauses[index] = (clause, previous_op, False)
+        elif (operation is None and not neg and previous_op == RAISE_DISPUTE
+              and clause in after_and and _listed_object(clause)):
+            clauses[index] = (clause, previous_op, False)
+            listed.add(index)
     context = [c for c, op, neg in clauses if op is None and not neg]
     requests = []
-    for clause, operation, neg in clauses:
+    for index, (clause, operation, neg) in enumerate(clauses):
         if operation is None or neg:
             continue
         own = _target(clause, operation, today)
         shared = [_target(c, operation, today) for c in context]
         target = own
         for extra in shared:
-            target = target | extra.softened()
+            target = target | (extra.softened() if operation not in CARD_OPERATIONS
+                               else _digits_only(extra))
         if target.empty and _BACK_REFERENCE.search(clause):
             for extra in (_target(c, operation, today) for c in asked_about):
                 target = target | extra
@@ -437,7 +465,7 @@ def read_request(text: str, *, today: date) -> Reading:
         requests.append(Request(operation, target,
                                 _reason(text) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
-                                else None))
+                                else None, listed=index in listed))
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
     if reasons:
         return Reading(unsure="the message gives more than one reason for the dispute",
@@ -523,7 +551,7 @@ _VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|le
                       r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b", re.IGNORECASE)
 
 
-def _excludes(clause: str) -> bool:
+def _excludes(clause: str, today: date) -> bool:
     """A clause that rules an object out: a negated object ("not T-1002", «а не
     5505», "not the Magnum one") or one the customer vouches for ("T-1002 is
     mine"). Its object is kept out of the request's features."""
@@ -534,7 +562,24 @@ def _excludes(clause: str) -> bool:
     negated = any(w in _NEGATIONS or w.endswith("n't") for w in words)
     described = _REFERENCE.search(rest) or _BARE_FOUR.search(rest) or any(
         w not in STOPWORDS and w not in _NEGATIONS for w in words)
-    return negated and bool(described)
+    return negated and bool(described) and _names_object(rest, today)
+
+
+# "not the Magnum one", «а не 5505», "but not T-1002": a negation aimed at an object. A
+# negative story ("the order never arrived", «жрачку не довез») rules nothing out.
+_AIMED = re.compile(r"\b(?:not|but not|except)\s+(?:the|that|this|my|card|on)\b|\bа не\b|"
+                    r"\bне\s+(?:эт\w+|тот|ту|та|то|те|в|во|на|с|со|за|по)\b", re.IGNORECASE)
+
+
+def _names_object(clause: str, today: date) -> bool:
+    tokens = _WORD.findall(clause)
+    cyrillic_text = sum(_is_cyrillic(t) for t in tokens) > len(tokens) / 2
+    return bool(_REFERENCE.search(clause) or _BARE_FOUR.search(clause) or _AIMED.search(clause)
+                or amounts_in(clause, min_bare=1) or dates_in(clause, today=today)
+                or any(pattern.search(clause) for pattern in DESCRIPTOR_PATTERNS.values())
+                or any(
+                    (i and t[0].isupper()) or (cyrillic_text and not _is_cyrillic(t) and len(t) > 2)
+                    for i, t in enumerate(tokens)))
 
 
 def _identifies(clause: str) -> bool:
@@ -547,6 +592,29 @@ def _bare_identifier(clause: str) -> bool:
     rest = _BARE_FOUR.sub(" ", rest)
     identified = rest != clause
     return identified and all(w in _COORDINATED for w in _words(rest))
+
+
+def _digits_only(story: TargetWords) -> TargetWords:
+    """What the story around a card request may add: a card's digits ("My Visa 4242 is
+    gone. Please freeze it."), nothing else — a day or a shop in a story is when and where
+    something happened, not which card ("I bought something yesterday with my online card
+    … Block it." must not become the card that paid yesterday)."""
+    return TargetWords(cards=story.cards)
+
+
+def _listed_object(clause: str) -> bool:
+    """A clause of one to three words that only name an object: "the Wolt order", «сулпак»,
+    "the Technodom one" — no person, no verb form, no negation."""
+    if re.search(r"\d", clause) or amounts_in(clause, min_bare=1):
+        return False  # a figure is the first object's amount or part, not another object
+    if _strip_reasons(clause) != clause:
+        return False  # "заказ отменен магазином": a reason is the story, not an object
+    every = _words(clause)
+    if any(w in _NOT_AN_OBJECT or w in _NEGATIONS or w.endswith("n't") for w in every):
+        return False
+    words = [w for w in every if w not in _COORDINATED and w not in STOPWORDS]
+    return 1 <= len(words) <= 3 and not any(
+        re.search(r"(?:ed|ing|л|ла|ли|ло|ть|ешь|ет|ют|ят)$", w) for w in words)
 
 
 def _words(text: str) -> list[str]:
@@ -581,8 +649,13 @@ def _is_question(sentence: str) -> bool:
 
 
 _CLAUSE_SPLIT = re.compile(
-    r",(?!\d)(?!\s*чтобы)|;|:|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
+    # A relative clause belongs to its noun: "the card, which I use online", «карту, с
+    # которой списывается нетфликс».
+    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|:|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
     re.IGNORECASE)
+
+
+_AND_BEFORE = re.compile(r"(?:\band|\bplus|\bи|\bа также)\s*$", re.IGNORECASE)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -693,6 +766,8 @@ def _negated(before: list[str]) -> bool:
 
 def _polite(before: list[str]) -> bool:
     joined = " ".join(before)
+    if before and before[0] not in _QUESTION_START and re.search(r"\bможно\b", joined):
+        return True  # «Можно это оспорить?» — but not «Как можно…?»
     return bool(re.search(r"\b(?:can|could|would|will) you\b|\bможете\b|\bможешь\b|"
                           r"\bмогли бы\b", joined))
 
@@ -808,7 +883,9 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
     return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
-                       frozenset(descriptors), order, daypart, size, tuple(rounded))
+                       frozenset(descriptors), order, daypart, size, tuple(rounded),
+                       generic=any(t.lower() in GENERIC_KINDS and t.lower() in STOPWORDS
+                                   for t in tokens))
 
 
 # "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".

@@ -93,6 +93,9 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
             # The story around the request did not fit; what its own clause said may.
             alone = bind_request(customer, replace(request, target=request.own), source)
             bound = alone if isinstance(alone, Grant) else bound
+        if request.listed and isinstance(bound, Unbound) and bound.problem in (
+                "no_match", "no_target"):
+            continue  # "… and tell me my balance" named no object: not a second request
         if isinstance(bound, Grant):
             grants.append(bound)
         else:

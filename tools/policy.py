@@ -94,12 +94,19 @@ def _not_granted(ctx: ActionContext, spec: ToolSpec) -> Denial:
     assert spec.sentences is not None and spec.describe_grant is not None
     mandate, sentences, operation = ctx.mandate, spec.sentences, spec.operation
     granted = [g for g in mandate.grants if g.operation == operation]
+    unbound = mandate.unbound_for(operation)
     if granted:
         exact = "; ".join(spec.describe_grant(g) for g in granted)
+        # "Dispute Small and the Chocofamily one from the next day": one bound, one not —
+        # the other's buttons come with the exact call, so no request is a dead end.
+        others = unbound.candidates if unbound is not None else ()
         return Denial("target_not_in_mandate", f"The customer asked for exactly this: {exact}. "
-                      "Only that can be proposed, with those very arguments.",
-                      asked_for=_granted_calls(ctx, spec, granted))
-    unbound = mandate.unbound_for(operation)
+                      "Only that can be proposed, with those very arguments."
+                      + (" For their other request, candidates: " + ", ".join(others) + "."
+                         if others else ""),
+                      asked_for=_granted_calls(ctx, spec, granted), candidates=others,
+                      fit="several" if unbound is not None and unbound.problem == "ambiguous"
+                      else "nearest")
     detail = unbound.detail if unbound else ""
     unsure = (f"The customer's message is not a plain request ({detail}), so nothing will "
               "be proposed.")

@@ -118,3 +118,13 @@ def test_a_block_denied_for_another_card_names_the_card_asked_for(cara, harness_
     conversation = Conversation.objects.create(customer=cara)
     outcome = harness_for(conversation, "block card 4242").call("block_card", {"card": "5505"})
     assert outcome.message()["asked_for"] == [{"card": "4242"}]
+
+
+def test_a_denial_beside_a_grant_also_offers_the_other_requests_candidates(cara, harness_for):
+    conversation = Conversation.objects.create(customer=cara)
+    outcome = harness_for(conversation, "dispute T-3001 and the Magnum one").call(
+        "raise_dispute", {"transaction": "T-3009", "amount": "43000.00",
+                          "reason": "not_recognised"})
+    answer = outcome.message()
+    assert [call["transaction"] for call in answer["asked_for"]] == ["T-3001"]
+    assert set(outcome.error.candidates) == {"T-3003", "T-3008"}

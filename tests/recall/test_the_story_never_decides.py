@@ -1,0 +1,39 @@
+"""Regressions found while widening the grammar on the recall set: each of these once
+granted an action the customer did not ask for. The story around a request may narrow
+what it names; it never picks another object, card or amount (G7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.mandate import mandate_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(("text", "allowed"), [
+    # "coffee" is generic: "the last one yesterday" would be the taxi, not a coffee.
+    ("dispute the later coffee yesterday", set()),
+    ("dispute the later coffee yesterday, the afternoon one", set()),
+    # «магазином» in a reason clause is not a second object (Kaspi Magazin).
+    ("оформите возврат по сулпаку, заказ отменен магазином", {"T-5016"}),
+    # "не виртуальная" excludes the virtual card; it never selects it.
+    ("заблокируйте мою основную визу, ту что не виртуальная", set()),
+    # A day in the story is not the card that paid that day.
+    ("I bought something on a weird website yesterday with my online card and now I'm "
+     "getting emails about payments I didn't make. Block it.", set()),
+    # A card described in the story is not the card asked about.
+    ("Block my Visa. The virtual one still works.", set()),
+    # An amount in the story is a part: the whole is never granted instead.
+    ("chargeback on T-5006 please, they overcharged me by 3,760", set()),
+    # "… and tell me my balance" names no object.
+    ("dispute the Glovo order and tell me my balance", {"T-5009"}),
+])
+def test_the_story_around_a_request_never_picks_another_object(recall_world, text, allowed):
+    granted = {g.target for g in mandate_for(customer=recall_world, text=text).grants}
+    assert granted == allowed
+
+
+def test_a_second_object_listed_with_and_is_a_second_request(recall_world):
+    mandate = mandate_for(customer=recall_world, text="оспорьте технодом и сулпак")
+    assert {g.target for g in mandate.grants} == {"T-5012", "T-5016"}
