@@ -387,7 +387,11 @@ def read_request(text: str, *, today: date) -> Reading:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
                                      text) if s.strip()]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
-    doubt = _DOUBT.search(text)
+    doubt = _DOUBT.search(text) or _RETRACTED.search(text) or (
+        # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
+        # the reason for an unblock, so not there).
+        _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned
+        else None)
     if doubt and mentioned:
         return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
                        mentioned=mentioned)
@@ -529,6 +533,18 @@ def misspelt_operation(word: str) -> str | None:
 # "Dispute it", «оспорьте её»: the object named earlier in the same message.
 _BACK_REFERENCE = re.compile(r"\b(?:it|that|this|them|those|these|that one|его|ее|нее|него|это|"
                              r"эту|этот|эти|их|ту|тот)\b", re.IGNORECASE)
+
+
+# A request taken back later in the message, in the words people use.
+_RETRACTED = re.compile(
+    r"\bignore (?:me|him|her|them|that|this|it|my (?:message|request))\b|\blet'?s not\b|"
+    r"\b(?:ok|okay|oh|ah)[,.]? no\b|\bno wait\b|\bmy bad\b|\bfalse alarm\b|\ball good\b|"
+    r"\bnot (?:needed|necessary) any ?more\b|"
+    r"(?:^|[.!?,]\s*)отмена\s*[.!]*\s*$|\b(?:а|ой|ах)[,.]? (?:нет|всё|все)\b|"
+    r"\bложная тревога\b|\bне актуально\b|\bвсё верно\b|\bвсе верно\b",
+    re.IGNORECASE)
+_FOUND = re.compile(r"\b(?:found it|it'?s here|here it is|in my (?:bag|pocket|wallet)|"
+                    r"нашл[аи]сь|нашлась|нашел|нашла|вот она|вот он|под диваном)\b", re.IGNORECASE)
 
 
 # What may stand beside a second identifier: "and 5505 too", "и карту 5505".
@@ -766,8 +782,9 @@ def _negated(before: list[str]) -> bool:
 
 def _polite(before: list[str]) -> bool:
     joined = " ".join(before)
-    if before and before[0] not in _QUESTION_START and re.search(r"\bможно\b", joined):
-        return True  # «Можно это оспорить?» — but not «Как можно…?»
+    if (before and before[0] not in _QUESTION_START and "или" not in before
+            and re.search(r"\bможно\b(?:\s+\S+)?\s+(?:оспор|заблок|разблок|опротест)", joined)):
+        return True  # «Можно это оспорить?» — not «Как можно…?», «…можно сразу или…?»
     return bool(re.search(r"\b(?:can|could|would|will) you\b|\bможете\b|\bможешь\b|"
                           r"\bмогли бы\b", joined))
 

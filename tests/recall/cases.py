@@ -1,4 +1,5 @@
-"""The recall cases: requests written apart from the grammar (cases_en.yaml, cases_ru.yaml).
+"""The recall cases: requests written apart from the grammar (cases_en.yaml, cases_ru.yaml),
+and the traps: messages written apart from it to make it act unasked (traps_*.yaml).
 
 Each case is a customer's message, the form its author wrote it in (plain, polite,
 typo, two requests, not a request…) and the exact actions it asks for, written as
@@ -54,10 +55,12 @@ class Case:
     text: str
     form: str
     expect: tuple[Action, ...]
+    file: str = "cases"  # "cases" (requests) or "traps" (messages that try to fool it)
 
     @property
     def name(self) -> str:
-        return f"{self.language}#{self.number}"
+        prefix = "" if self.file == "cases" else f"{self.file}-"
+        return f"{prefix}{self.language}#{self.number}"
 
 
 def parse_action(written: str) -> Action:
@@ -71,14 +74,15 @@ def parse_action(written: str) -> Action:
 
 
 @cache
-def load_cases() -> tuple[Case, ...]:
-    """Both files' cases, English first, in file order."""
+def load_cases(file: str = "cases") -> tuple[Case, ...]:
+    """Both languages' cases of one set, English first, in file order: ``cases`` (requests
+    as customers write them) or ``traps`` (messages written to make it act unasked)."""
     cases: list[Case] = []
     for language in LANGUAGES:
-        rows = yaml.safe_load((HERE / f"cases_{language}.yaml").read_text(encoding="utf-8"))
+        rows = yaml.safe_load((HERE / f"{file}_{language}.yaml").read_text(encoding="utf-8"))
         for number, row in enumerate(rows, start=1):
             cases.append(Case(language, number, str(row["text"]), str(row["form"]),
-                              tuple(parse_action(a) for a in row["expect"] or ())))
+                              tuple(parse_action(a) for a in row["expect"] or ()), file))
     return tuple(cases)
 
 

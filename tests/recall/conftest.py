@@ -7,6 +7,7 @@ import time
 import pytest
 
 from accounts.models import Customer
+from tests.recall.cases import load_cases
 from tests.recall.measure import Result, measure
 from tests.recall.report import table
 from tests.recall.world import NOW, build_world
@@ -29,3 +30,10 @@ def recall_results(django_db_setup: None, django_db_blocker: object) -> list[Res
         seconds = time.perf_counter() - started
     print(f"\n{table(results, seconds)}")  # shown with -s: the table without a second run
     return results
+
+
+@pytest.fixture(scope="module")
+def trap_results(django_db_setup: None, django_db_blocker: object) -> list[Result]:
+    """The traps (traps_*.yaml) measured both ways, once for the module."""
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        return measure(load_cases("traps"))
