@@ -16,6 +16,7 @@ block, a card the customer blocked to unblock), ranked by digits and brand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from datetime import date, timedelta
 from decimal import Decimal
@@ -63,7 +64,8 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     """How well one transaction fits what the customer said: 0 (nothing fits)
     upwards, one point at most per feature they gave (merchant words: per word)."""
     posted_on = timezone.localdate(txn.posted_at)
-    score = merchant_fit(txn.merchant, target.words | target.soft)
+    score = merchant_fit(txn.merchant, target.words | target.soft) + kind_fit(txn.merchant,
+                                                                             target.kinds)
     said = [*target.amounts, *(value for value, _ in target.rounded)]
     score += max((_closeness(txn.amount, amount) for amount in said), default=0.0)
     score += max((_date_fit(posted_on, mention, today) for mention in target.dates), default=0.0)
@@ -86,6 +88,13 @@ def merchant_fit(name: str, words: Collection[str]) -> float:
         if best >= _SIMILAR:
             total += (best - _SIMILAR) / (100 - _SIMILAR)
     return total
+
+
+def kind_fit(name: str, kinds: Collection[str]) -> float:
+    """Half a point when a kind the customer said ("coffee", «кофе») is a word of the
+    merchant's own name ("Coffee Boom"): it ranks, it never binds."""
+    words = {sound_key(w) for w in re.findall(r"\w+", name.lower())}
+    return 0.5 if any(sound_key(kind) in words for kind in kinds) else 0.0
 
 
 def _word_similarity(word: str, name: str) -> float:

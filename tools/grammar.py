@@ -229,9 +229,14 @@ class TargetWords:
     # Words of the story around the request ("the driver never came"): they describe the
     # object only where they name one of the customer's merchants; else they are ignored.
     soft: frozenset[str] = frozenset()
-    # A generic kind was said ("coffee", «такси»): it names no merchant, so a position or
-    # a size ("the later coffee") cannot be counted among the payments that fit.
-    generic: bool = False
+    # Generic kinds said ("coffee", «такси»): they name no merchant, so they are no feature
+    # and a position or a size ("the later coffee") is not counted among the payments that
+    # fit; they only rank the candidates offered (tools/candidates.py).
+    kinds: frozenset[str] = frozenset()
+
+    @property
+    def generic(self) -> bool:
+        return bool(self.kinds)
 
     @property
     def empty(self) -> bool:
@@ -248,7 +253,7 @@ class TargetWords:
                            _one(self.position, other.position), _one(self.daypart, other.daypart),
                            _one(self.size, other.size),
                            tuple(dict.fromkeys(self.rounded + other.rounded)),
-                           self.soft | other.soft, self.generic or other.generic)
+                           self.soft | other.soft, self.kinds | other.kinds)
 
     def softened(self) -> TargetWords:
         """These features as the story around a request: words only where they name a
@@ -901,8 +906,8 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
                        frozenset(descriptors), order, daypart, size, tuple(rounded),
-                       generic=any(t.lower() in GENERIC_KINDS and t.lower() in STOPWORDS
-                                   for t in tokens))
+                       kinds=frozenset(t.lower() for t in tokens
+                                       if t.lower() in GENERIC_KINDS and t.lower() in STOPWORDS))
 
 
 # "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".

@@ -128,3 +128,9 @@ def test_a_denial_beside_a_grant_also_offers_the_other_requests_candidates(cara,
     answer = outcome.message()
     assert [call["transaction"] for call in answer["asked_for"]] == ["T-3001"]
     assert set(outcome.error.candidates) == {"T-3003", "T-3008"}
+
+
+def test_a_kind_said_ranks_the_merchants_named_so_first_and_grants_nothing(cara):
+    mandate = mandate_for(customer=cara, text="dispute the coffee")
+    assert not mandate.grants
+    assert mandate.unbound[0].candidates[0] == "T-3004"  # Coffee Boom
