@@ -334,8 +334,11 @@ _WEEKDAY = re.compile(
     r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]|"
     r"воскресень[ея])\b", re.IGNORECASE)
 # "2 days ago", "a week ago", «3 дня назад», «неделю назад».
-_DAYS_AGO = re.compile(r"\b(?:(?P<n>\d{1,2})|an?|one)?\s*(?P<unit>days?|weeks?|дн\w*|день|"
-                       r"недел\w*)\s+(?:ago|назад)\b", re.IGNORECASE)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "один": 1, "одну": 1, "два": 2, "две": 2, "три": 3, "четыре": 4,
+           "пять": 5, "шесть": 6, "семь": 7}
+_DAYS_AGO = re.compile(r"(?:\b(?P<n>\d{1,2}|[a-zа-я]+)\s+)?(?P<unit>days?|weeks?|дн[яей]|день|"
+                       r"недел[ьюи]\w*)\s+(?:ago|назад)\b", re.IGNORECASE)
 # "on the 21st", "the 7th", «21-го», «21 числа»: that day of this month, or of the last
 # month when it is still ahead.
 _ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)"
@@ -428,8 +431,14 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         then = _weekday_before(today, _weekday_number(m["day"]), this_week=bool(m["this"]))
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for m in _DAYS_AGO.finditer(text):
-        count = int(m["n"]) if m["n"] else 1
-        days = count * (7 if (m["unit"] or "").lower().startswith(("week", "недел")) else 1)
+        said = (m["n"] or "").lower()
+        count = int(said) if said.isdigit() else _COUNTS.get(said)
+        unit = m["unit"].lower()
+        if count is None:  # "days ago", "a few days ago": no day; "неделю назад": one week
+            if unit not in ("day", "week", "день", "неделю"):
+                continue
+            count = 1
+        days = count * (7 if unit.startswith(("week", "недел")) else 1)
         then = today - timedelta(days=days)
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for m in _ORDINAL_DAY.finditer(text):

@@ -300,6 +300,8 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         return False
     if target.daypart and timezone.localtime(txn.posted_at).hour not in _DAYPART_HOURS[target.daypart]:
         return False
+    if target.any_dates and not any(mention.matches(posted_on) for mention in target.any_dates):
+        return False
     merchant = name_words(txn.merchant)
     return all(_word_matches(word, merchant) for word in target.words)
 

@@ -98,8 +98,8 @@ _DOUBT = re.compile(
     r"wait|oops|scratch that|never ?mind|on second thought|no,|forget (?:it|that|about it)|"
     r"disregard|ignore (?:that|this|my last)|cancel that|"
     r"хотя нет|хотя не|отбой|забудьте|забей|неважно|не важно|отставить|"
-    r"said|says|told|tells|asked me|asks me|according to|maybe|perhaps|probably|might|"
-    r"not sure|tomorrow|later|next week|someday|eventually|pretend|imagine|hypothetically|"
+    r"said|says|told|tells|asked me|asks me|according to|"
+    r"not sure|someday|eventually|pretend|imagine|hypothetically|"
     r"example|for instance|test|just kidding|kidding|joking|шучу|шутка|"
     # a reversal: "…, but I found it", «…, но нашла её»
     r"but (?:i|we) (?:found|have|got)\b|but found|но (?:я )?(?:нашл\w*|наш[её]л)|"
@@ -108,9 +108,28 @@ _DOUBT = re.compile(
     r"если|в случае|ли|кроме|за исключением|но не|вместо|вернее|точнее|то есть|ой|стоп|"
     r"треть|трети|третью|четверть|четверти|част\w*|"
     r"передумал\w*|извините|сказал\w*|говорит|говорят|пишут|написано|просит|просили|велел\w*|"
-    r"по словам|может быть|возможно|наверное|не уверен\w*|завтра|позже|потом как-нибудь|"
+    r"по словам|не уверен\w*|потом как-нибудь|"
     r"например|допустим|представь\w*)\b",
     re.IGNORECASE)
+# A hedge or a deferral doubts the request it stands beside (same sentence), not a story
+# elsewhere ("Probably stolen on the bus. Block it."), nor the customer's own plans in a
+# clause of their own ("unblock my gold card, I'm travelling tomorrow").
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|might|tomorrow|later|next week|"
+                    r"может быть|возможно|наверное|завтра|позже)\b", re.IGNORECASE)
+_OWN_PLANS = re.compile(r"\b(?:i'?m|i am|i'?ll|i will|we'?re|we'?ll|я|мы)\b", re.IGNORECASE)
+
+
+def _hedged(sentences: list[str]) -> re.Match[str] | None:
+    for sentence in sentences:
+        if not _operations_named(sentence):
+            continue
+        for clause in _clauses(sentence):
+            hedge = _HEDGE.search(clause)
+            if hedge and (_operations_named(clause) or not _OWN_PLANS.search(clause)):
+                return hedge
+    return None
+
+
 _NEGATIONS = {"not", "don't", "dont", "do't", "never", "no", "nor", "without", "won't", "cannot",
               "can't", "shouldn't", "didn't", "doesn't", "isn't", "stop", "не", "нет", "ни",
               "никогда", "без", "нельзя", "незачем"}
@@ -233,6 +252,8 @@ class TargetWords:
     # and a position or a size ("the later coffee") is not counted among the payments that
     # fit; they only rank the candidates offered (tools/candidates.py).
     kinds: frozenset[str] = frozenset()
+    # Days named in the story when there are several: the payment is on one of them.
+    any_dates: tuple[DateMention, ...] = ()
 
     @property
     def generic(self) -> bool:
@@ -253,7 +274,8 @@ class TargetWords:
                            _one(self.position, other.position), _one(self.daypart, other.daypart),
                            _one(self.size, other.size),
                            tuple(dict.fromkeys(self.rounded + other.rounded)),
-                           self.soft | other.soft, self.kinds | other.kinds)
+                           self.soft | other.soft, self.kinds | other.kinds,
+                           self.any_dates + other.any_dates)
 
     def softened(self) -> TargetWords:
         """These features as the story around a request: words only where they name a
@@ -392,7 +414,7 @@ def read_request(text: str, *, today: date) -> Reading:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
                                      text) if s.strip()]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
-    doubt = _DOUBT.search(text) or _RETRACTED.search(text) or (
+    doubt = _DOUBT.search(text) or _RETRACTED.search(text) or _hedged(sentences) or (
         # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
         # the reason for an unblock, so not there).
         _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned
@@ -455,11 +477,19 @@ def read_request(text: str, *, today: date) -> Reading:
         if operation is None or neg:
             continue
         own = _target(clause, operation, today)
-        shared = [_target(c, operation, today) for c in context]
+        shared = [_target(c, operation, today, story=True) for c in context]
         target = own
-        for extra in shared:
+        points_back = own.empty and bool(_BACK_REFERENCE.search(clause))
+        earlier = {c for c, _, _ in clauses[:index]}  # "it" points back, never ahead
+        for story_clause, extra in zip(context, shared, strict=True):
             target = target | (extra.softened() if operation not in CARD_OPERATIONS
-                               else _digits_only(extra))
+                               else _digits_only(extra, keep_label=points_back
+                                                 and story_clause in earlier))
+        story_days = [d for extra in shared for d in extra.dates]
+        if operation not in CARD_OPERATIONS and len(story_days) > 1:
+            # "I cancelled in October … they took 4,990 on the 1st": several days in the
+            # story are not all the charge's; it must be on one of them.
+            target = replace(target, dates=own.dates, any_dates=tuple(story_days))
         if target.empty and _BACK_REFERENCE.search(clause):
             for extra in (_target(c, operation, today) for c in asked_about):
                 target = target | extra
@@ -548,7 +578,7 @@ _RETRACTED = re.compile(
     r"(?:^|[.!?,]\s*)отмена\s*[.!]*\s*$|\b(?:а|ой|ах)[,.]? (?:нет|всё|все)\b|"
     r"\bложная тревога\b|\bне актуально\b|\bвсё верно\b|\bвсе верно\b",
     re.IGNORECASE)
-_FOUND = re.compile(r"\b(?:found it|it'?s here|here it is|in my (?:bag|pocket|wallet)|"
+_FOUND = re.compile(r"\b(?:found it|it'?s here|here it is|"
                     r"нашл[аи]сь|нашлась|нашел|нашла|вот она|вот он|под диваном)\b", re.IGNORECASE)
 
 
@@ -615,12 +645,15 @@ def _bare_identifier(clause: str) -> bool:
     return identified and all(w in _COORDINATED for w in _words(rest))
 
 
-def _digits_only(story: TargetWords) -> TargetWords:
+def _digits_only(story: TargetWords, *, keep_label: bool = False) -> TargetWords:
     """What the story around a card request may add: a card's digits ("My Visa 4242 is
-    gone. Please freeze it."), nothing else — a day or a shop in a story is when and where
-    something happened, not which card ("I bought something yesterday with my online card
-    … Block it." must not become the card that paid yesterday)."""
-    return TargetWords(cards=story.cards)
+    gone. Please freeze it."), and the card's label words where the request points back
+    at it ("My debit card was in there. Please block it."), nothing else — a day or a shop
+    in a story is when and where something happened, not which card ("I bought something
+    yesterday with my online card … Block it." must not become the card that paid
+    yesterday)."""
+    return TargetWords(cards=story.cards,
+                       descriptors=story.descriptors if keep_label else frozenset())
 
 
 def _listed_object(clause: str) -> bool:
@@ -836,7 +869,7 @@ def _ru_request(words: list[str], index: int) -> bool:
     return not before or any(w in _RU_GOVERNORS for w in before[-3:]) or needed_after
 
 
-def _target(clause: str, operation: str, today: date) -> TargetWords:
+def _target(clause: str, operation: str, today: date, *, story: bool = False) -> TargetWords:
     """The features a clause gives: references, card digits, amounts, dates, words."""
     references = frozenset(f"T-{m}" for m in _REFERENCE.findall(clause))
     rest = _REFERENCE.sub(" ", clause)
@@ -852,7 +885,10 @@ def _target(clause: str, operation: str, today: date) -> TargetWords:
     amounts: list[Decimal] = []
     partial: list[Decimal] = []
     rounded: list[tuple[Decimal, Decimal]] = []
-    for amount in sorted(amounts_in(rest, min_bare=1, years=False), key=lambda m: -m.start):
+    # In the story a bare small number is a count ("waited 20 minutes", "it's been 4"):
+    # an amount there has a currency, a scale or three digits.
+    for amount in sorted(amounts_in(_COUNTED.sub(" ", rest), min_bare=100 if story else 1,
+                                    years=False), key=lambda m: -m.start):
         is_part = _PART_OF.match(rest, amount.end)
         if is_part:
             partial.insert(0, amount.value)
@@ -943,6 +979,12 @@ CARD_DESCRIPTORS = {
 }
 DESCRIPTOR_PATTERNS = {label: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE)
                    for label, pattern in CARD_DESCRIPTORS.items()}
+
+
+# A number of something that is not money: "20 minutes", «3 дня», "2 times", «4 раза».
+_COUNTED = re.compile(r"\b\d+\s*(?:min(?:ute)?s?|hours?|h|days?|weeks?|months?|years?|times|"
+                      r"pcs|items?|мин\w*|час\w*|дн\w*|день|недел\w*|месяц\w*|лет|год\w*|"
+                      r"раз\w*|шт\w*|штук\w*)\b", re.IGNORECASE)
 
 
 # After an amount, these make it a part of a charge ("5000 of the Magnum charge",

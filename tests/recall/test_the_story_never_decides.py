@@ -19,9 +19,12 @@ pytestmark = pytest.mark.django_db
     ("оформите возврат по сулпаку, заказ отменен магазином", {"T-5016"}),
     # "не виртуальная" excludes the virtual card; it never selects it.
     ("заблокируйте мою основную визу, ту что не виртуальная", set()),
-    # A day in the story is not the card that paid that day.
+    # A day in the story is not the card that paid that day (4242 paid yesterday); the
+    # card the story names, which "it" points back at, is.
     ("I bought something on a weird website yesterday with my online card and now I'm "
-     "getting emails about payments I didn't make. Block it.", set()),
+     "getting emails about payments I didn't make. Block it.", {"3391"}),
+    ("I bought something on a weird website yesterday and now I'm getting emails about "
+     "payments I didn't make. Block it.", set()),
     # A card described in the story is not the card asked about.
     ("Block my Visa. The virtual one still works.", set()),
     # An amount in the story is a part: the whole is never granted instead.

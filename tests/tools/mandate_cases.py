@@ -363,6 +363,17 @@ HAND_WRITTEN: list[tuple] = [
      {"D:T-3006"}),
     ("chargeback on T-3003 please, they overcharged me by 3,000",
      {"D:T-3003:3000.00:wrong_amount"}, NOTHING),  # a part said as "by", not read
+    # --- counts are not amounts, hedges doubt their own sentence, "it" points back ------
+    ("I waited 20 minutes for the Yandex Go car that never came. Dispute it",
+     {"D:T-3006::not_received"}),
+    ("My Mastercard was in my bag. Please block it.", {"B:5505"}),
+    ("Block it. My Mastercard still works.", NOTHING),
+    ("Probably stolen on the bus. Block card 4242.", {"B:4242"}),
+    ("Block card 4242, maybe", NOTHING),
+    ("Unblock card 6006, I'm travelling tomorrow", {"U:6006"}),
+    ("Unblock card 6006 tomorrow", NOTHING),
+    ("I cancelled Kaspi Magazin in October. They still took 43,000 two days ago. Dispute that.",
+     {"D:T-3009::cancelled"}),
 ]
 
 # Template expansions: the same forms over several targets.
