@@ -266,7 +266,7 @@ def _chosen(options: list[tuple[Transaction, Decimal]], target: TargetWords
     second" (in time order), "the last", "the bigger one". Said of payments described
     by nothing else it picks nothing: "the second one" is not a description."""
     described = (target.references or target.words or target.amounts or target.dates
-                 or target.rounded or target.descriptors)
+                 or target.rounded or target.descriptors or target.clock)
     if target.position is None and target.size is None or not options:
         return options
     if not described or target.generic:
@@ -302,6 +302,10 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         return False
     if target.any_dates and not any(mention.matches(posted_on) for mention in target.any_dates):
         return False
+    if target.clock:
+        local = timezone.localtime(txn.posted_at)
+        if (local.hour, local.minute) not in target.clock:
+            return False
     merchant = name_words(txn.merchant)
     return all(_word_matches(word, merchant) for word in target.words)
 

@@ -254,6 +254,8 @@ class TargetWords:
     kinds: frozenset[str] = frozenset()
     # Days named in the story when there are several: the payment is on one of them.
     any_dates: tuple[DateMention, ...] = ()
+    # "the 16:30 coffee", «в 22:10»: the local time it was posted, to the minute.
+    clock: tuple[tuple[int, int], ...] = ()
 
     @property
     def generic(self) -> bool:
@@ -262,7 +264,7 @@ class TargetWords:
     @property
     def empty(self) -> bool:
         return not (self.references or self.cards or self.amounts or self.partial or self.dates
-                    or self.words or self.descriptors or self.rounded or self.soft)
+                    or self.words or self.descriptors or self.rounded or self.soft or self.clock)
 
     def __or__(self, other: TargetWords) -> TargetWords:
         return TargetWords(self.references | other.references, self.cards | other.cards,
@@ -275,15 +277,19 @@ class TargetWords:
                            _one(self.size, other.size),
                            tuple(dict.fromkeys(self.rounded + other.rounded)),
                            self.soft | other.soft, self.kinds | other.kinds,
-                           self.any_dates + other.any_dates)
+                           self.any_dates + other.any_dates,
+                           tuple(dict.fromkeys(self.clock + other.clock)))
 
     def softened(self) -> TargetWords:
         """These features as the story around a request: words only where they name a
         merchant of the customer's (``soft``)."""
         # A card described in the story is not the card asked about ("Block my Visa. The
         # virtual one still works."): descriptors do not carry over.
+        # Which one ("the morning one", "at 8:15") is said of the story's object, which
+        # may be another ("Dispute the 16:30 coffee. The morning one at 8:15 is mine.").
         return replace(self, words=frozenset(), names=frozenset(), neighbours=frozenset(),
-                       descriptors=frozenset(), soft=self.soft | self.words)
+                       descriptors=frozenset(), position=None, daypart=None, size=None,
+                       clock=(), soft=self.soft | self.words)
 
 
 def _one(mine: T | None, theirs: T | None) -> T | None:
@@ -599,7 +605,9 @@ _BARE_REFUSAL = re.compile(r"(?:^|[.!?]\s+|\n)\s*(?:no|nope|don'?t|do not|нет
 # The customer vouching for an object: "T-1002 is mine", "the ride was me", «это моя».
 _VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|legit|right|real)\b"
                       r"|\bi made (?:it|that|this|them)\b|\b(?:это|был[аои]?) (?:моя|мой|мое|мои)\b"
-                      r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b", re.IGNORECASE)
+                      r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b"
+                      r"|(?:^|\s)[-—–]\s*(?:мой|моя|мое|мои|mine|me)\b|\b(?:мой|моя|мое|мои) (?:платеж|"
+                      r"покупка|чек)\b|\bэто был[аои]? я\b", re.IGNORECASE)
 
 
 def _excludes(clause: str, today: date) -> bool:
@@ -705,7 +713,7 @@ def _is_question(sentence: str) -> bool:
 _CLAUSE_SPLIT = re.compile(
     # A relative clause belongs to its noun: "the card, which I use online", «карту, с
     # которой списывается нетфликс».
-    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|:|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
+    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|(?<!\d):(?!\d)|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
     re.IGNORECASE)
 
 
@@ -873,6 +881,8 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
     """The features a clause gives: references, card digits, amounts, dates, words."""
     references = frozenset(f"T-{m}" for m in _REFERENCE.findall(clause))
     rest = _REFERENCE.sub(" ", clause)
+    clock = tuple((int(h), int(m)) for h, m in _CLOCK.findall(rest))
+    rest = _CLOCK.sub(" ", rest)
     dates = dates_in(rest, today=today)
     for mention in sorted(dates, key=lambda d: -d.start):
         rest = rest[:mention.start] + " " * (mention.end - mention.start) + rest[mention.end:]
@@ -942,7 +952,7 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
                        frozenset(descriptors), order, daypart, size, tuple(rounded),
-                       kinds=frozenset(t.lower() for t in tokens
+                       clock=clock, kinds=frozenset(t.lower() for t in tokens
                                        if t.lower() in GENERIC_KINDS and t.lower() in STOPWORDS))
 
 
@@ -981,6 +991,7 @@ DESCRIPTOR_PATTERNS = {label: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE)
                    for label, pattern in CARD_DESCRIPTORS.items()}
 
 
+_CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 # A number of something that is not money: "20 minutes", «3 дня», "2 times", «4 раза».
 _COUNTED = re.compile(r"\b\d+\s*(?:min(?:ute)?s?|hours?|h|days?|weeks?|months?|years?|times|"
                       r"pcs|items?|мин\w*|час\w*|дн\w*|день|недел\w*|месяц\w*|лет|год\w*|"

@@ -29,6 +29,9 @@ pytestmark = pytest.mark.django_db
     ("Block my Visa. The virtual one still works.", set()),
     # An amount in the story is a part: the whole is never granted instead.
     ("chargeback on T-5006 please, they overcharged me by 3,760", set()),
+    # The story's "morning one" is the coffee she vouches for, not the one asked about.
+    ("Оспорьте, пожалуйста, вчерашний кофе бум в 16:30. Утренний в 8:15 - мой", {"T-5003"}),
+    ("Dispute yesterday's Coffee Boom at 16:30. The morning one is fine.", {"T-5003"}),
     # "… and tell me my balance" names no object.
     ("dispute the Glovo order and tell me my balance", {"T-5009"}),
 ])
