@@ -75,15 +75,16 @@ def _word_matches(word: str, names: frozenset[str]) -> bool:
     if word in names:
         return True
     # Russian inflects names ("в Магнуме"): the same stem with a short ending.
-    if _cyrillic(word) and len(word) >= 4:
-        if any(_cyrillic(n) and len(n) >= 4 and _same_stem(word, n) for n in names):
-            return True
-        # A Latin name written in Cyrillic («глово», «в технодоме», «яндекс»): the same
-        # sounds, compared as spelling-free keys — a transliteration, not a guess.
-        key = sound_key(word)
-        return any(not _cyrillic(n) and len(n) >= 4 and _same_stem(key, sound_key(n))
-                   for n in names)
-    return False
+    if not _cyrillic(word):
+        return False
+    if len(word) >= 4 and any(_cyrillic(n) and len(n) >= 4 and _same_stem(word, n) for n in names):
+        return True
+    # A Latin name written in Cyrillic («глово», «в технодоме», «бум»): the same sounds,
+    # compared as spelling-free keys — a transliteration, not a guess; a short word must
+    # sound exactly alike, a longer one may carry a Russian ending.
+    key = sound_key(word)
+    return any(not _cyrillic(n) and (sound_key(n) == key or (
+        len(word) >= 4 and len(n) >= 4 and _same_stem(key, sound_key(n)))) for n in names)
 
 
 def _same_stem(word: str, name: str) -> bool:
@@ -97,7 +98,7 @@ _CYRILLIC_SOUNDS = str.maketrans({
     "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sch", "ъ": "",
     "ы": "i", "ь": "", "э": "e", "ю": "yu", "я": "ya"})
 _LATIN_SPELLINGS = (("x", "ks"), ("w", "v"), ("ck", "k"), ("ch", "h"), ("kh", "h"), ("c", "k"),
-                    ("ph", "f"), ("ai", "ei"), ("ay", "ei"), ("y", "i"), ("j", "zh"),
+                    ("ph", "f"), ("ai", "ei"), ("ay", "ei"), ("oo", "u"), ("y", "i"), ("j", "zh"),
                     # an unstressed Russian о sounds as а: «смолл» is "Small"
                     ("o", "a"))
 

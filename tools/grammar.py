@@ -346,6 +346,8 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bизвините за беспокойство\b", "пожалуйста"),
         (r"\b(?:are you|you'?re|you must be|you gotta be) kidding(?: me)?\b", ""),
         (r"\bwhile you'?re at it\b", "also"),
+        # "Оспорьте, пожалуйста, вчерашний кофе": the object stays in the verb's clause.
+        (r"\s*,\s*(пожалуйста|please|pls|плиз)\s*,\s*", r" \1 "),
         (r"\bthe later\b", "the last"),
         # chat spelling
         (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\brn\b", "now"),

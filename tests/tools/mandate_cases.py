@@ -98,7 +98,7 @@ HAND_WRITTEN: list[tuple] = [
     ("Оспорьте 5000 из платежа T-3001", {"D:T-3001:5000.00"}),
     ("Заказ так и не доставили, оспорьте T-3009", {"D:T-3009::not_received"}),
     # --- a request the parser does not bind (known limits: no grant, buttons) --------
-    ("оспорить платеж в Кофе Бум", {"D:T-3004"}, NOTHING),  # no transliteration
+    ("оспорить платеж в Кофе Бум", {"D:T-3004"}),  # «Бум» sounds as "Boom" (binding.sound_key)
     ("block 4242 and 5505", {"B:4242", "B:5505"}),
     ("dispute T-3001 and T-3003", {"D:T-3001", "D:T-3003"}),
     ("заблокируйте карты 4242 и 5505", {"B:4242", "B:5505"}),

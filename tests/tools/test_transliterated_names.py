@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize(("cyrillic", "latin"), [
     ("технодом", "Technodom"), ("нетфликс", "Netflix"), ("глово", "Glovo"),
     ("яндекс", "Yandex"), ("вольт", "Wolt"), ("каспи", "Kaspi"), ("смолл", "Small"),
-    ("эйр", "Air"),
+    ("эйр", "Air"), ("бум", "Boom"),
 ])
 def test_both_spellings_have_one_sound_key(cyrillic, latin):
     assert sound_key(cyrillic) == sound_key(latin)
