@@ -82,6 +82,11 @@ async def test_a_redis_that_is_down_is_a_connection_error(monkeypatch, refused_r
         await asyncio.wait_for(layer.group_add("chat-x", "specific.abc!def"), HANG)
 
 
+# The other worker runs the app's settings as the test run has them (tests/settings.py), on
+# the suite's pinned clock: channels-redis stamps group membership with the time, and a
+# worker on the wall clock would find this run's members expired and drop the fragment.
+TEST_SETTINGS = "tests.settings"
+
 SEND_FROM_ANOTHER_WORKER = """
 import django, sys
 django.setup()
@@ -102,7 +107,7 @@ async def test_a_fragment_sent_by_one_worker_reaches_a_socket_held_by_another():
     try:
         sender = await asyncio.create_subprocess_exec(
             sys.executable, "-c", SEND_FROM_ANOTHER_WORKER, group, "worker-2", cwd=ROOT,
-            env={**os.environ, "DJANGO_SETTINGS_MODULE": "bankbot.settings",
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": TEST_SETTINGS,
                  "PYTHONPATH": str(ROOT)},
             stderr=subprocess.PIPE)
         _, stderr = await asyncio.wait_for(sender.communicate(), HANG)
@@ -142,7 +147,7 @@ async def test_a_worker_holding_many_sockets_gets_every_fragment_of_their_turns(
     try:
         sender = await asyncio.create_subprocess_exec(
             sys.executable, "-c", FLOOD_FROM_ANOTHER_WORKER, json.dumps(groups), "40", cwd=ROOT,
-            env={**os.environ, "DJANGO_SETTINGS_MODULE": "bankbot.settings",
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": TEST_SETTINGS,
                  "PYTHONPATH": str(ROOT)},
             stderr=subprocess.PIPE)
         _, stderr = await asyncio.wait_for(sender.communicate(), HANG)
