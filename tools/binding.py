@@ -296,17 +296,16 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
     if target.descriptors and (txn.card is None
                                or not target.descriptors <= card_descriptors(txn.card)):
         return False
-    posted_on = timezone.localdate(txn.posted_at)
+    local = timezone.localtime(txn.posted_at)
+    posted_on = local.date()
     if not all(mention.matches(posted_on) for mention in target.dates):
-        return False
-    if target.daypart and timezone.localtime(txn.posted_at).hour not in _DAYPART_HOURS[target.daypart]:
         return False
     if target.any_dates and not any(mention.matches(posted_on) for mention in target.any_dates):
         return False
-    if target.clock:
-        local = timezone.localtime(txn.posted_at)
-        if (local.hour, local.minute) not in target.clock:
-            return False
+    if target.daypart and local.hour not in _DAYPART_HOURS[target.daypart]:
+        return False
+    if target.clock and (local.hour, local.minute) not in target.clock:
+        return False
     merchant = name_words(txn.merchant)
     return all(_word_matches(word, merchant) for word in target.words)
 

@@ -404,7 +404,7 @@ _DISOWN = re.compile(
 
 
 def plain_words(text: str) -> str:
-    """The message with its idioms said plainly (see IDIOMS and _DISOWN)."""
+    """The message with its idioms said plainly (see IDIOMS)."""
     for pattern, plain in IDIOMS:
         text = pattern.sub(plain, text)
     return text
