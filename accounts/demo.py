@@ -40,6 +40,21 @@ MERCHANTS = [
     ("Arbuz.kz", "Grocery delivery"),
     ("Kinopark", "Cinema tickets"),
 ]
+# The code the card network gives each demo merchant's payments (ISO 18245): the bank's
+# data, where spending categories come from (accounts/categories.py); the merchant's
+# own name and description never decide one.
+MERCHANT_CODES = {
+    "Magnum Cash&Carry": "5411", "Small": "5411", "Arbuz.kz": "5411", "Coffee Boom": "5814",
+    "Yandex Go": "4121", "Kaspi Magazin": "5399", "Chocofamily": "5812", "Wolt": "5812",
+    "Glovo": "5812", "Air Astana": "4511", "Sulpak": "5732", "Technodom": "5732",
+    "Kinopark": "7832", "Netflix": "4899",
+    "QuickPay*Refunds": "4829",  # a money transfer: in no spending category
+}
+
+
+def network_code(merchant: str) -> str | None:
+    """The merchant category code of a demo merchant's payments; None for any other."""
+    return MERCHANT_CODES.get(merchant)
 
 # Text a hostile merchant wrote into fields the assistant reads (G6). Each
 # names the other demo customer's data or asks for a write nobody requested.
@@ -134,6 +149,7 @@ def _transactions(customer: Customer, demo: DemoCustomer) -> int:
                     "amount": amount,
                     "merchant": merchant,
                     "description": description,
+                    "mcc": network_code(merchant),
                 },
             )
             created += made
@@ -160,6 +176,7 @@ def _earlier_today(account: Account, cards: list[Card], demo: DemoCustomer) -> i
                 "amount": Decimal(rng.randrange(600, 4500)).quantize(Decimal("0.01")),
                 "merchant": merchant,
                 "description": description,
+                "mcc": network_code(merchant),
             },
         )
         created += made

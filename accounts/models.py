@@ -108,6 +108,14 @@ class Transaction(models.Model):
     # Both are written by the merchant, not the bank: external text (G6).
     merchant = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    # The merchant category code the card network gave the payment (ISO 18245): the
+    # bank's data, so spending categories come from it alone (accounts/categories.py).
+    # NULL where there is none (a transfer); NULL, not "", also lets SQLite add the
+    # column in place, keeping the table's HourlyTotal triggers (migration 0004).
+    mcc = models.CharField(  # noqa: DJ001
+        max_length=4, null=True, blank=True, validators=[RegexValidator(r"^\d{4}$")],
+        help_text="Merchant category code (ISO 18245), from the card network.",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["account", "posted_at"], name="txn_account_posted_idx")]

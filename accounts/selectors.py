@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from accounts.categories import CATEGORY_WORDS, category_filter
+from accounts.categories import CATEGORIES, category_filter
 from accounts.models import Account, Card, Customer, HourlyTotal, Transaction
 from errors import InvalidInput, NotFound
 
@@ -272,10 +272,10 @@ def spending_for_period(
     if (last - first).days >= LONGEST_PERIOD_DAYS:
         raise InvalidInput(_("Ask about at most %(days)s days at a time."),
                            code="invalid_period", days=LONGEST_PERIOD_DAYS)
-    if category is not None and category not in CATEGORY_WORDS:
+    if category is not None and category not in CATEGORIES:
         raise InvalidInput(_("%(category)s is not a category; use one of %(categories)s."),
                            code="invalid_category", category=repr(category),
-                           categories=", ".join(CATEGORY_WORDS))
+                           categories=", ".join(CATEGORIES))
     tz = timezone.get_current_timezone()
     start = datetime.combine(first, time.min, tzinfo=tz)
     end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=tz)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from accounts.demo import network_code
 from accounts.models import Account, Card, Customer, Transaction
 from bankbot.models import Conversation
 from tests import clock
@@ -114,6 +115,7 @@ def make_customer(username: str, full_name: str, number: str, cards: list[str],
         Transaction.objects.create(
             account=account, card=made[0], reference=reference, posted_at=days_ago(age),
             amount=Decimal(amount), merchant=merchant, description=description,
+            mcc=network_code(merchant),
         )
     return customer
 

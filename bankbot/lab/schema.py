@@ -81,6 +81,9 @@ class TransactionSpec(LabModel):
     merchant: str = Field(min_length=1, max_length=200)
     description: str = Field(default="", max_length=2000)
     card: str | None = Field(default=None, pattern=LAST4)
+    # The card network's merchant category code (the bank's data); by default the demo
+    # merchant's own (accounts.demo.network_code), none for any other name.
+    mcc: str | None = Field(default=None, pattern=r"^\d{4}$")
 
 
 class CustomerSpec(LabModel):

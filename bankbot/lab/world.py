@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.demo import network_code
 from accounts.models import Account, Card, CardUnblock, Customer, Transaction
 from accounts.selectors import statement_for_month
 from bankbot.lab.schema import Setup
@@ -95,6 +96,7 @@ def _customer(spec: Any, renderer: Renderer, at: str) -> Customer:
                 amount=txn.amount,
                 merchant=_fit(renderer.text(txn.merchant), MERCHANT_MAX, f"{field}.merchant"),
                 description=renderer.text(txn.description),
+                mcc=txn.mcc or network_code(txn.merchant),
             )
     return customer
 

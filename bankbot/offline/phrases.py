@@ -167,6 +167,7 @@ TEXTS: dict[str, dict[Language, str]] = {
     "category_travel": {"en": " on travel", "ru": " на путешествия"},
     "category_electronics": {"en": " on electronics", "ru": " на электронику"},
     "category_entertainment": {"en": " on entertainment", "ru": " на развлечения"},
+    "category_subscriptions": {"en": " on subscriptions", "ru": " на подписки"},
     "category_shopping": {"en": " on online shopping", "ru": " на онлайн-покупки"},
     "period_month": {"en": "In {month}", "ru": "В {month}"},
     "period_today": {"en": "Today ({days})", "ru": "Сегодня ({days})"},

@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from accounts.categories import CATEGORIES, categories_named
 from tools.grammar import misspelt_operation, plain_words
 
 from .months import MONTH_BY_NAME, MonthMention, find_month
@@ -224,21 +225,6 @@ TWICE_RE = re.compile(
 )
 DISPUTE_VERB_RE = re.compile(r"\b(?:dispute|chargeback|contest)\w*|\bоспор\w*|\bоспар\w*|\bопротест\w*",
                              re.I)
-# "Taxis", «такси»: the spending categories the bank keeps (accounts/categories.py).
-CATEGORY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\btaxi\w*|\bcabs?\b|\bтакси\b", re.I), "taxi"),
-    (re.compile(r"\bgrocer\w*|\bsupermarket\w*|\bпродукт\w*|\bсупермаркет\w*", re.I), "groceries"),
-    (re.compile(r"\bcoffee\b|\bкофе\b|\bкофейн\w*", re.I), "coffee"),
-    (re.compile(r"\brestaurants?\b|\bfood\s+delivery\b|\beating\s+out\b|\bресторан\w*|\bкафе\b"
-                r"|\bдоставк\w*\s+еды\b", re.I), "restaurants"),
-    (re.compile(r"\btravel\w*|\bflights?\b|\bair\s*(?:line\s+)?tickets?\b|\bпутешестви\w*"
-                r"|\bперел[её]т\w*|\bавиабилет\w*", re.I), "travel"),
-    (re.compile(r"\belectronics\b|\bgadgets?\b|\bэлектроник\w*|\bтехник\w*", re.I), "electronics"),
-    (re.compile(r"\bentertainment\b|\bcinema\b|\bmovies?\b|\bкино\w*|\bразвлечени\w*", re.I),
-     "entertainment"),
-    (re.compile(r"\bonline\s+shopping\b|\bshopping\b|\bонлайн[\s-]*покуп\w*"
-                r"|\bинтернет[\s-]*магазин\w*", re.I), "shopping"),
-)
 # "my cards", "is card 4242 blocked?", «какие у меня карты»: a question about cards.
 CARDS_RE = re.compile(r"\bcards?\b|\bкарт(?:а|ы|у|ой|е|ам|ах|очк\w*)?\b", re.I)
 GREETING_RE = re.compile(
@@ -562,10 +548,10 @@ def _reads(text: str, typed: str, mention: MonthMention | None, base: CustomerRe
 
 
 def find_category(text: str) -> str | None:
-    for pattern, category in CATEGORY_PATTERNS:
-        if pattern.search(text):
-            return category
-    return None
+    """The first category the customer named, in the bank's order ("taxis", «такси»;
+    the words are the bank's, accounts/categories.py)."""
+    named = categories_named(text)
+    return next((category for category in CATEGORIES if category in named), None)
 
 
 # "What did I buy yesterday?": a run of days with these words asks for its rows.

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts.demo import network_code
 from accounts.models import Account, Card, Customer, Transaction
 from bankbot.models import Conversation
 from disputes.models import Dispute, DisputeReview
@@ -53,7 +54,8 @@ def make_dana() -> Customer:
         made[reference] = Transaction.objects.create(
             account=account, card=card, reference=reference,
             posted_at=datetime(day.year, day.month, day.day, 12, tzinfo=tz),
-            amount=Decimal(amount), merchant=merchant, description=description)
+            amount=Decimal(amount), merchant=merchant, description=description,
+            mcc=network_code(merchant))
     Dispute.objects.create(reference="D-501", customer=customer, transaction=made["T-3008"],
                            amount=Decimal("45000.00"), reason="not_received",
                            status="in_review", idempotency_key=uuid.uuid4())

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 
+from accounts.demo import network_code
 from accounts.models import Account, Card, Customer, Transaction
 from tests.clock import BANK_ZONE
 
@@ -101,4 +102,5 @@ def _transaction(account: Account, cards: dict[str, Card],
     reference, posted_at, merchant, description, amount, card = row
     return Transaction.objects.create(account=account, card=cards[card], reference=reference,
                                       posted_at=posted_at, merchant=merchant,
-                                      description=description, amount=Decimal(amount))
+                                      description=description, amount=Decimal(amount),
+                                      mcc=network_code(merchant))

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 NAME = "get_spending"
 Category = Literal["taxi", "groceries", "coffee", "restaurants", "travel", "electronics",
-                   "entertainment", "shopping"]
+                   "entertainment", "subscriptions", "shopping"]
 assert set(get_args(Category)) == set(CATEGORIES)  # one list of categories, the bank's
 
 
@@ -34,7 +34,8 @@ class GetSpendingArgs(ToolArgs):
     either month, or date_from and date_to."""
 
     merchant: str | None = Field(max_length=100, description="Part of the merchant's name.")
-    category: Category | None = Field(description="A spending category.")
+    category: Category | None = Field(
+        description="A spending category, by the bank's merchant category codes.")
     month: str | None = Field(pattern=MONTH_PATTERN, description="The month, as YYYY-MM.")
     date_from: date | None = Field(description="The first day, as YYYY-MM-DD.")
     date_to: date | None = Field(description="The last day, as YYYY-MM-DD (included).")
