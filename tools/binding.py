@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.categories import category_filter, category_of
 from accounts.models import Card, Customer, Transaction
 from accounts.money import CENT, normalised
 from accounts.selectors import cards_for_customer, customer_transactions
@@ -267,7 +268,7 @@ def _chosen(options: list[tuple[Transaction, Decimal]], target: TargetWords
     second" (in time order), "the last", "the bigger one". Said of payments described
     by nothing else it picks nothing: "the second one" is not a description."""
     described = (target.references or target.words or target.amounts or target.dates
-                 or target.rounded or target.descriptors or target.clock)
+                 or target.rounded or target.descriptors or target.clock or target.kinds)
     if target.position is None and target.size is None or not options:
         return options
     if not described or target.generic:
@@ -306,6 +307,11 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         return False
     if target.clock and (local.hour, local.minute) not in target.clock:
         return False
+    if target.kinds and not (target.words or target.references) and txn.mcc and (
+            category_of(txn.mcc) not in target.kinds):
+        # "the taxi", said of no merchant by name: the bank's category decides; a row
+        # without a code (a transfer) may be anything, so it stays a candidate.
+        return False
     merchant = name_words(txn.merchant)
     return all(_word_matches(word, merchant) for word in target.words)
 
@@ -330,6 +336,8 @@ def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction
     else:
         for word in target.words | target.soft:
             wanted |= _merchant_contains(word)
+        for kind in target.kinds:
+            wanted |= category_filter(kind) | Q(mcc__isnull=True)
     for mention in target.dates:  # a month: "the October Magnum charge"
         wanted &= Q(posted_at__month=mention.month)
     return rows.filter(wanted).order_by("-posted_at", "-id")[:CANDIDATE_LIMIT]

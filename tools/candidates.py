@@ -8,15 +8,15 @@ buttons, never in a dead end (issue 22, point 1).
 
 Transactions are ranked by how well each fits what was said: the merchant's name
 against the customer's words (rapidfuzz, so a typo such as "Magnm" still finds
-Magnum), the amount's and the date's closeness, a reference's digits, the card; the
-most recent first among equals. Rows past the dispute window are never offered.
+Magnum), the category the customer named against the payment's merchant category code
+(the bank's data), the amount's and the date's closeness, a reference's digits, the card;
+the most recent first among equals. Rows past the dispute window are never offered.
 Cards are those the operation applies to (its button's rule: an active card to
 block, a card the customer blocked to unblock), ranked by digits and brand.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Mapping
 from datetime import date, timedelta
 from decimal import Decimal
@@ -26,6 +26,7 @@ from django.conf import settings
 from django.utils import timezone
 from rapidfuzz import fuzz
 
+from accounts.categories import category_of
 from accounts.models import Card, Customer, Transaction
 from accounts.money import DateMention
 from accounts.selectors import cards_for_customer, customer_transactions
@@ -64,8 +65,7 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     """How well one transaction fits what the customer said: 0 (nothing fits)
     upwards, one point at most per feature they gave (merchant words: per word)."""
     posted_on = timezone.localdate(txn.posted_at)
-    score = merchant_fit(txn.merchant, target.words | target.soft) + kind_fit(txn.merchant,
-                                                                             target.kinds)
+    score = merchant_fit(txn.merchant, target.words | target.soft) + kind_fit(txn, target.kinds)
     said = [*target.amounts, *(value for value, _ in target.rounded)]
     score += max((_closeness(txn.amount, amount) for amount in said), default=0.0)
     score += max((_date_fit(posted_on, mention, today) for mention in target.dates), default=0.0)
@@ -90,11 +90,10 @@ def merchant_fit(name: str, words: Collection[str]) -> float:
     return total
 
 
-def kind_fit(name: str, kinds: Collection[str]) -> float:
-    """Half a point when a kind the customer said ("coffee", «кофе») is a word of the
-    merchant's own name ("Coffee Boom"): it ranks, it never binds."""
-    words = {sound_key(w) for w in re.findall(r"\w+", name.lower())}
-    return 0.5 if any(sound_key(kind) in words for kind in kinds) else 0.0
+def kind_fit(txn: Transaction, kinds: Collection[str]) -> float:
+    """A point when the payment's category (its merchant category code, the bank's data)
+    is one the customer named ("the taxi", «электроника»)."""
+    return 1.0 if category_of(txn.mcc) in kinds else 0.0
 
 
 def _word_similarity(word: str, name: str) -> float:

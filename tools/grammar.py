@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from rapidfuzz.distance import OSA
 
+from accounts.categories import categories_named, categories_of_word
 from accounts.money import DateMention, amounts_in, dates_in, normalised
 from disputes.reasons import DISPUTE_REASONS
 
@@ -248,10 +249,13 @@ class TargetWords:
     # Words of the story around the request ("the driver never came"): they describe the
     # object only where they name one of the customer's merchants; else they are ignored.
     soft: frozenset[str] = frozenset()
-    # Generic kinds said ("coffee", «такси»): they name no merchant, so they are no feature
-    # and a position or a size ("the later coffee") is not counted among the payments that
-    # fit; they only rank the candidates offered (tools/candidates.py).
+    # Spending categories said ("the taxi", «электроника», "the food delivery": the bank's
+    # categories, accounts/categories.py): said without a merchant's name, the payment's
+    # merchant category code must be in one of them; they also rank the candidates offered.
     kinds: frozenset[str] = frozenset()
+    # Generic words with no category ("the order", "the shop"): no feature, and a position
+    # or a size ("the later order") is then not counted among the payments that fit.
+    vague: frozenset[str] = frozenset()
     # Days named in the story when there are several: the payment is on one of them.
     any_dates: tuple[DateMention, ...] = ()
     # "the 16:30 coffee", «в 22:10»: the local time it was posted, to the minute.
@@ -259,12 +263,13 @@ class TargetWords:
 
     @property
     def generic(self) -> bool:
-        return bool(self.kinds)
+        return bool(self.vague) and not self.kinds
 
     @property
     def empty(self) -> bool:
         return not (self.references or self.cards or self.amounts or self.partial or self.dates
-                    or self.words or self.descriptors or self.rounded or self.soft or self.clock)
+                    or self.words or self.descriptors or self.rounded or self.soft or self.clock
+                    or self.kinds)
 
     def __or__(self, other: TargetWords) -> TargetWords:
         return TargetWords(self.references | other.references, self.cards | other.cards,
@@ -277,7 +282,7 @@ class TargetWords:
                            _one(self.size, other.size),
                            tuple(dict.fromkeys(self.rounded + other.rounded)),
                            self.soft | other.soft, self.kinds | other.kinds,
-                           self.any_dates + other.any_dates,
+                           self.vague | other.vague, self.any_dates + other.any_dates,
                            tuple(dict.fromkeys(self.clock + other.clock)))
 
     def softened(self) -> TargetWords:
@@ -287,9 +292,12 @@ class TargetWords:
         # virtual one still works."): descriptors do not carry over.
         # Which one ("the morning one", "at 8:15") is said of the story's object, which
         # may be another ("Dispute the 16:30 coffee. The morning one at 8:15 is mine.").
+        # A kind in the story is not the object's ("I took a taxi to the store, and they
+        # charged me twice there"): categories do not carry over either.
         return replace(self, words=frozenset(), names=frozenset(), neighbours=frozenset(),
                        descriptors=frozenset(), position=None, daypart=None, size=None,
-                       clock=(), soft=self.soft | self.words)
+                       clock=(), soft=self.soft | self.words, kinds=frozenset(),
+                       vague=frozenset())
 
 
 def _one(mine: T | None, theirs: T | None) -> T | None:
@@ -936,10 +944,16 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
                 rest = pattern.sub(" ", rest)
     tokens = _WORD.findall(_strip_reasons(rest))
     cyrillic_text = sum(_is_cyrillic(t) for t in tokens) > len(tokens) / 2
-    words, names, neighbours = set(), set(), set()
+    words, names, neighbours, kind_words = set(), set(), set(), set()
     previous = ""
     for position, token in enumerate(tokens):
         word = token.lower().replace("’", "'")
+        if categories_of_word(word) and word not in STOPWORDS:
+            # "electronics", «доставку»: a category, and a merchant's name only if one
+            # of the customer's merchants has it ("the Pizza Hut one"): binding decides.
+            kind_words.add(word)
+            previous = ""
+            continue
         if len(word) < _MIN_WORD or word in STOPWORDS or _is_operation_word(word):
             previous = ""
             continue
@@ -954,8 +968,10 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
                        frozenset(descriptors), order, daypart, size, tuple(rounded),
-                       clock=clock, kinds=frozenset(t.lower() for t in tokens
-                                       if t.lower() in GENERIC_KINDS and t.lower() in STOPWORDS))
+                       soft=frozenset(kind_words), clock=clock,
+                       kinds=categories_named(_strip_reasons(rest)),
+                       vague=frozenset(t.lower() for t in tokens if t.lower() in GENERIC_KINDS
+                                       and t.lower() in STOPWORDS))
 
 
 # "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".

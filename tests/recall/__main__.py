@@ -5,6 +5,7 @@ throwaway test database (never the project's own).
     python -m tests.recall --failures         and every case that is not exact, with what happened
     python -m tests.recall --failures --way end_to_end --outcome nothing
     python -m tests.recall --language ru --form typo --failures   only those cases
+    python -m tests.recall --set holdout      the held-out set (holdout_*.yaml) instead
     python -m tests.recall --doc              the rows for docs/guarantees.md
     python -m tests.recall --write-doc        write them there (the test reads them back)
 """
@@ -51,6 +52,8 @@ def _options(argv: list[str] | None) -> argparse.Namespace:
                         help="failures with this outcome")
     parser.add_argument("--language", choices=["en", "ru"], help="measure these cases only")
     parser.add_argument("--form", help="measure the cases of this form only")
+    parser.add_argument("--set", default="cases", choices=["cases", "holdout"],
+                        help="which set: the recall table (cases) or the held-out set")
     parser.add_argument("--doc", action="store_true", help="print the doc's Markdown table")
     parser.add_argument("--write-doc", action="store_true",
                         help="write the measured table into docs/guarantees.md")
@@ -62,7 +65,7 @@ def _run(options: Any) -> None:
     from tests.recall.measure import measure
     from tests.recall.report import doc_table, doc_updated, failures, table
 
-    cases = tuple(c for c in load_cases()
+    cases = tuple(c for c in load_cases(options.set)
                   if options.language in (None, c.language) and options.form in (None, c.form))
     started = time.perf_counter()
     results = measure(cases, progress=_progress)
@@ -75,8 +78,9 @@ def _run(options: Any) -> None:
     if options.doc:
         print("\n" + doc_table(results))
     if options.write_doc:
-        if len(cases) != len(load_cases()):
-            raise SystemExit("--write-doc needs every case: no --language or --form")
+        if options.set != "cases" or len(cases) != len(load_cases()):
+            raise SystemExit("--write-doc needs every case of the table: no --language, "
+                             "--form or --set")
         DOC.write_text(doc_updated(DOC.read_text(encoding="utf-8"), results), encoding="utf-8")
         print(f"\nwrote the recall table into {DOC}")
 

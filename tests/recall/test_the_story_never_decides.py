@@ -12,9 +12,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(("text", "allowed"), [
-    # "coffee" is generic: "the last one yesterday" would be the taxi, not a coffee.
-    ("dispute the later coffee yesterday", set()),
-    ("dispute the later coffee yesterday, the afternoon one", set()),
+    # "coffee" is a category (the bank's merchant category code): the later of yesterday's
+    # two coffees, never "the last one yesterday", which is the taxi.
+    ("dispute the later coffee yesterday", {"T-5003"}),
+    ("dispute the later coffee yesterday, the afternoon one", {"T-5003"}),
+    ("dispute the first taxi yesterday", {"T-5004"}),
+    ("dispute the second taxi yesterday", set()),
     # «магазином» in a reason clause is not a second object (Kaspi Magazin).
     ("оформите возврат по сулпаку, заказ отменен магазином", {"T-5016"}),
     # "не виртуальная" excludes the virtual card; it never selects it.

@@ -39,6 +39,9 @@ WORLD = [  # reference, days ago, amount, merchant, card
 ]
 
 
+ACME_CODES = {"Acme Food": "5812", "Acme Rides": "4121"}
+
+
 @pytest.fixture
 def cara(db: None) -> Customer:
     """A customer whose world is full of look-alikes: merchants that share a word,
@@ -53,6 +56,10 @@ def cara(db: None) -> Customer:
     Card.objects.filter(last4="6006").update(status="blocked", blocked_at=timezone.now(),
                                              blocked_by=Card.BlockedBy.CUSTOMER,
                                              block_key=uuid.uuid4())
+    # The card network's codes for the look-alikes (the demo's are accounts.demo's):
+    # Acme Rides is a taxi as Yandex Go is; Acme Company has no code.
+    for merchant, code in ACME_CODES.items():
+        customer.accounts.get().transactions.filter(merchant=merchant).update(mcc=code)
     cards = {c.last4: c for c in Card.objects.filter(account__customer=customer)}
     for reference, _, _, _, card in WORLD:
         customer.accounts.get().transactions.filter(reference=reference).update(card=cards[card])

@@ -17,7 +17,9 @@ T-3001 Acme Food 15000.00 (5 days ago), T-3002 Acme Rides 4200.00 (6),
 T-3003 Magnum Cash&Carry 15000.00 (10), T-3004 Coffee Boom 2500.50 (3),
 T-3005 Air Astana 99000.00 (40), T-3006 Yandex Go 4200.00 (12),
 T-3007 Sulpak 8000.00 (200, too old to dispute), T-3008 Magnum Cash&Carry 7300.00
-(20), T-3009 Kaspi Magazin 43000.00 (2), T-3010 Acme Company 1200.00 (8).
+(20), T-3009 Kaspi Magazin 43000.00 (2), T-3010 Acme Company 1200.00 (8); their
+merchant category codes say Acme Rides and Yandex Go are taxis, Acme Food a restaurant,
+Coffee Boom coffee, Acme Company nothing.
 Another customer owns card 1111 (which he blocked) and T-4001.
 """
 

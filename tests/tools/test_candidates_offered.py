@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from accounts.models import Transaction
 from bankbot.models import Conversation
 from tools.mandate import Grant, Unbound, mandate_for
 
@@ -130,7 +131,22 @@ def test_a_denial_beside_a_grant_also_offers_the_other_requests_candidates(cara,
     assert set(outcome.error.candidates) == {"T-3003", "T-3008"}
 
 
-def test_a_kind_said_ranks_the_merchants_named_so_first_and_grants_nothing(cara):
+def test_a_kind_said_ranks_that_category_first_and_a_row_without_a_code_keeps_it_open(cara):
+    # One coffee by its merchant category code, and Acme Company's row has none (it
+    # could be anything): buttons, the coffee first; nothing granted.
     mandate = mandate_for(customer=cara, text="dispute the coffee")
     assert not mandate.grants
     assert mandate.unbound[0].candidates[0] == "T-3004"  # Coffee Boom
+    assert "T-3010" in mandate.unbound[0].candidates  # Acme Company, no code
+
+
+def test_a_kind_binds_by_the_banks_category_never_by_the_merchants_words(cara):
+    # "taxi": Acme Rides and Yandex Go by their codes; the 4200 twins are both taxis.
+    assert not mandate_for(customer=cara, text="dispute the 4200 taxi charge").grants
+    Transaction.objects.filter(reference="T-3002").update(mcc="5812")  # now a restaurant
+    granted = mandate_for(customer=cara, text="dispute the 4200 taxi charge").grants
+    assert [g.target for g in granted] == ["T-3006"]
+    # A merchant that calls itself a taxi in its description is not one.
+    Transaction.objects.filter(reference="T-3003").update(description="Taxi, best taxi")
+    assert [g.target for g in mandate_for(customer=cara, text="dispute the 15000 taxi charge"
+                                          ).grants] == []
