@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rapidfuzz.distance import OSA
 
@@ -60,6 +60,7 @@ _EN_VERBS = {
     "unblock": UNBLOCK_CARD, "unfreeze": UNBLOCK_CARD, "unlock": UNBLOCK_CARD,
     "reactivate": UNBLOCK_CARD,
     "dispute": RAISE_DISPUTE, "contest": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE,
+    "refund": RAISE_DISPUTE,
 }
 # Nouns opened by a verb: "open a dispute", "file a chargeback".
 _EN_NOUNS = {"dispute": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE, "charge-back": RAISE_DISPUTE,
@@ -70,7 +71,7 @@ _EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "i
 _RU_IMPERATIVE = re.compile(
     r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заблочь(?:те)?|блочь(?:те)?|блокни(?:те)?|"
     r"заблокай(?:те)?|блокай(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?|"
-    r"опротестуй(?:те)?|разблокируй(?:те)?|разблочь(?:те)?|разблокни(?:те)?|разморозь(?:те)?)$")
+    r"опротестуй(?:те)?|разблокируй(?:те)?|разблочь(?:те)?|разблокни(?:те)?|разморозь?(?:те)?)$")
 _RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заблочить|заморозить|оспорить|"
                             r"оспаривать|опротестовать|разблокировать|разблочить|разморозить)$")
 # Russian verb stems, unblocking first: «разблокировать» also holds «блок».
@@ -188,7 +189,8 @@ delivered cancelled canceled returned overcharged lost stolen missing compromise
 strange weird odd unfamiliar unblock unblocked unblocking unfreeze unfrozen unlock unlocked
 reactivate last latest recent most newest biggest largest first today
 yesterday week month year kzt ₸ я мне мой моя мое моё мои моего моей мою меня ты вы вам вас ваш
-ваша ваше это этот эта эту этого этой эти тот та то те его ее её их он она они мы нас нам и или
+ваша ваше нее него ней ним нему них это этот эта эту этого этой эти тот та то те его ее её
+их он она они мы нас нам и или
 а но же ли бы вот тут там здесь так как что чтобы в во на по за из от до для с со к ко у о об
 при про без пожалуйста спасибо привет здравствуйте добрый день утро вечер ок хорошо да хочу
 хотел хотела нужно надо прошу можете помогите давайте карта карту карты картой карте картах
@@ -318,6 +320,9 @@ class Request:
     # A second object listed after a request ("… and the Wolt order"): it stands only if
     # its words name one of the customer's objects; else it was not an object at all.
     listed: bool = False
+    # Amounts said in clauses that are not the request's features (a thing ruled out, a
+    # question): "… no pizza for 4 500 — refund it" may be a part, never the whole.
+    loose_amounts: tuple[Decimal, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -341,7 +346,13 @@ _CARD_AHEAD = (r"(?=\s+(?:(?:my|the|this|that|our|a|мою|мой|мне|эту|
                r"(?:\S+\s+){0,2}?(?:card|visa|mastercard|master|debit|credit|virtual|gold|"
                r"карт\w*|кредитк\w*|дебетк\w*|виртуалк\w*|голд\w*|мастер\w*|виз\w*|"
                r"•|\*{2,}|\d{4}\b))")
-IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+def _said_plainly(match: re.Match[str]) -> str:
+    """"would you mind disputing" → "please dispute": the gerund's verb, plainly."""
+    stem = match.group(1).lower()
+    return "please " + (stem if stem in _EN_VERBS else stem + "e")
+
+
+IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain) for pattern, plain in (
         # polite frames are requests, not conditions
         (r"\b(?:i'?d|i would) (?:be (?:very |really |so )?grateful|appreciate it|be glad)"
@@ -350,6 +361,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          r"that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
         (r"\b(?:would|will) it be possible (?:for you )?to\b", "could you"),
         (r"\b(?:may|can|could) i ask you to\b", "could you"),
+        # "would you mind blocking …": the gerund is the request
+        (r"\b(?:would|do|will) you mind\s+(block|freez|lock|unblock|unfreez|unlock|disput|"
+         r"contest|refund|revers|reactivat|deactivat)e?ing\b", _said_plainly),
         (r"\b(?:third|3rd|second|fourth|fifth) time\b|\b(?:трет|четверт|второ)\w* раз\b", "again"),
         (r"\bизвините за беспокойство\b", "пожалуйста"),
         (r"\b(?:are you|you'?re|you must be|you gotta be) kidding(?: me)?\b", ""),
@@ -368,8 +382,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:put|place) (?:a )?(?:hold|block|stop|freeze) on\b", "block"),
         (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
          "block"),
-        (r"\b(?:останови|отключи|приостанови|выключи)(?:те)?\b(?:\s+действие)?" + _CARD_AHEAD,
-         "заблокируйте"),
+        (r"\b(?:останови|отключи|приостанови|выключи|выруби|вырубай)(?:те)?\b(?:\s+действие)?"
+         + _CARD_AHEAD, "заблокируйте"),
+        (r"\b(?:выруби|вырубай)(?:те)? (?:ее|её|его|их)\b", "заблокируйте её"),
         (r"\bпоставь(?:те)? на стоп\b", "заблокируйте"),
         # unblock
         (r"\b(?:lift|remove|take off|drop|release) (?:the |my )?(?:block|hold|freeze|lock)"
@@ -380,9 +395,16 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:включи|открой|активируй)(?:те)? ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
          r"разблокируйте \1"),
         (r"\b(?:включи|открой|активируй)(?:те)? (?:обратно|снова|опять|заново)\b", "разблокируйте"),
+        (r"\b(?:включить|открыть|активировать) ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
+         r"разблокировать \1"),
+        (r"\b(card(?: \d{4})?|one|it) back on\b(?! (?:the|my|your))", r"unblock \1"),
         # dispute
         (r"\b(?:challenge|reverse|claw back|charge back)\b(?= (?:the|my|this|that|it|t-?\d))",
          "dispute"),
+        (r"\b(?:claw|charge) (it|this|that|them) back\b", r"dispute \1"),
+        (r"\b(?:get|have) (it|this|that|them|the (?:charge|payment)) (?:reversed|refunded|"
+         r"charged back)\b", r"dispute \1"),
+        (r"\b(?:start|initiate|process|issue) (?:a |the |my )?refund\b", "dispute"),
         (r"\b(?:get|give) (?:me )?(?:my |the |our |that |this )?(?:money|cash|funds|it|that)"
          r" back\b", "dispute"),
         (r"\bwant ((?:\S+ ){0,3}?)back (?:from|out of|of)\b", r"want to dispute \1of"),
@@ -391,7 +413,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bверн(?:и|ите) (?:мне )?(?:мои |мое |мои )?(?:деньги|бабки|бабло|средства|оплату)"
          r"(?: назад| обратно)?\b", "оспорьте"),
         (r"\b(?:хочу|требую) (?:мои )?(?:деньги|бабки|бабло) (?:назад|обратно)\b", "хочу оспорить"),
-        (r"\b(?:сделай|оформи)(?:те)? (?:мне )?(?:чарджбэк|возврат|чарджбек)\b", "оспорьте"),
+        (r"\b(?:сделай|оформи|запусти)(?:те)? (?:мне )?(?:чарджбэк|возврат|чарджбек)\b", "оспорьте"),
+        (r"\b(?:сделать|оформить|запустить) (?:мне )?(?:чарджбэк|возврат|чарджбек)\b", "оспорить"),
+        (r"\bоткат(?:и|ите|ить)\b", "оспорьте"),
         (r"\bго чарджбэк\b", "оспорьте"),
         (r"\bотмени(?:те)? (?=(?:это |этот |эту )?(?:списани|платеж|оплат|операци|транзакци))",
          "оспорьте "),
@@ -517,10 +541,13 @@ def read_request(text: str, *, today: date) -> Reading:
         # "dispute T-5006, they overcharged me by 3,760" is a part, never the whole.
         story_priced = any(e.amounts or e.partial or e.rounded or e.half or e.references
                            or e.cards for e in shared)
+        loose = tuple(amount for c in [*excluded, *asked_about]
+                      for t in [_target(c, operation, today, story=True)]
+                      for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded)))
         requests.append(Request(operation, target,
                                 _reason(text) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
-                                else None, listed=index in listed))
+                                else None, listed=index in listed, loose_amounts=loose))
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
     if reasons:
         return Reading(unsure="the message gives more than one reason for the dispute",
@@ -778,7 +805,7 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
         if operation is None:
             continue
         before = words[:index]
-        after = _words(_strip_reasons(" ".join(words[index + 1:])))
+        after = _until_purpose(_words(_strip_reasons(" ".join(words[index + 1:]))))
         if _negated(before) or any(w in _NEGATIONS or w.endswith("n't") for w in after):
             return operation, True
         if _en_request(words, index) or _ru_request(words, index) or _object_first(words, index):
@@ -828,6 +855,17 @@ def _ru_operation(word: str) -> str:
     return next((op for stem, op in _RU_STEMS if word.startswith(stem)), RAISE_DISPUTE)
 
 
+# "block it so they can't charge anything", «заблокируйте, чтобы ничего не списали»: a
+# negation in the purpose or the cause said after the request is not the request's.
+_PURPOSE = {"so", "because", "since", "cause", "coz", "cuz", "as", "otherwise", "before",
+            "чтобы", "чтоб", "потому", "так", "иначе", "пока", "ведь", "а то"}
+
+
+def _until_purpose(after: list[str]) -> list[str]:
+    cut = next((i for i, w in enumerate(after) if w in _PURPOSE), len(after))
+    return after[:cut]
+
+
 def _negated(before: list[str]) -> bool:
     # "не могли бы вы заблокировать" is a polite request, not a refusal.
     joined = " ".join(before)
@@ -837,9 +875,12 @@ def _negated(before: list[str]) -> bool:
 
 
 def _polite(before: list[str]) -> bool:
+    if before and before[0] in {"please", "pls", "plz", "kindly", "пожалуйста", "плиз"}:
+        return True  # "Please block 3391 for me?": a request, whatever its mark
     joined = " ".join(before)
     if (before and before[0] not in _QUESTION_START and "или" not in before
-            and re.search(r"\bможно\b(?:\s+\S+)?\s+(?:оспор|заблок|разблок|опротест)", joined)):
+            and re.search(r"\bможно\b(?:\s+\S+){0,2}?\s+(?:оспор|заблок|разблок|опротест"
+                          r"|открыть спор|оформить|подать)", joined)):
         return True  # «Можно это оспорить?» — not «Как можно…?», «…можно сразу или…?»
     return bool(re.search(r"\b(?:can|could|would|will) you\b|\bможете\b|\bможешь\b|"
                           r"\bмогли бы\b", joined))
@@ -853,8 +894,8 @@ def _en_request(words: list[str], index: int) -> bool:
     if start and words[start - 1] in _EN_OPENERS:
         start -= 1
     before = [w for w in words[:start] if w not in _EN_SOFTENERS]
-    if not before:
-        return True  # imperative at the start of the clause
+    if not before or _interjections(before):
+        return True  # imperative at the start of the clause ("ayo block it", "plese block")
     if before[-1] == "to":  # "I want to…", "I need you to…", "help me to…"
         wanting = [w for w in before[:-1] if w not in {"you", "me", "really"}]
         if len(wanting) >= 2 and wanting[-2] in {"did", "was", "had", "used", "once"}:
@@ -867,6 +908,27 @@ def _en_request(words: list[str], index: int) -> bool:
     if before[-1] == "you" and len(before) >= 2 and before[-2] in _EN_POLITE:
         return True
     return before[-1] in {"let's", "lets"} or before[-2:] == ["let", "us"]
+
+
+# Words that make what follows them not a command: a subject, an auxiliary or modal, a
+# question word, a condition, a negation, "to". One or two other short words before an
+# imperative are an interjection or a misspelt "please" ("ayo", "bruh", "plese").
+_NOT_INTERJECTIONS = {
+    "i", "we", "you", "he", "she", "they", "it", "i'll", "i'd", "we'll", "they'll", "you'll",
+    "did", "do", "does", "will", "would", "should", "shall", "could", "can", "may", "might",
+    "must", "is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "gonna",
+    "going", "wanna", "to", "not", "no", "never", "cant", "dont", "wont", "didnt", "shouldnt",
+    "why", "what", "when", "where", "how", "who", "which", "whether", "if", "unless", "once",
+    "after", "until", "till", "maybe", "perhaps", "probably", "or", "auto", "my",
+    "your", "his", "her", "their", "our", "the", "a", "an", "this", "that", "card", "cards",
+}
+
+
+def _interjections(before: list[str]) -> bool:
+    return len(before) <= 2 and all(
+        w.isalpha() and len(w) <= 6 and w not in _NOT_INTERJECTIONS and w not in _NEGATIONS
+        and w not in _QUESTION_START and w not in _EN_WANT and w not in _EN_POLITE
+        and not w.endswith(("ed", "ing")) for w in before)
 
 
 def _ru_request(words: list[str], index: int) -> bool:
@@ -884,7 +946,13 @@ def _ru_request(words: list[str], index: int) -> bool:
     before = words[:opener]
     # «оспорить надо», «заблокировать нужно срочно»: the need said after the verb.
     needed_after = any(w in _RU_NEED for w in words[opener + 1:opener + 4])
-    return not before or any(w in _RU_GOVERNORS for w in before[-3:]) or needed_after
+    return not before or any(_governs(w) for w in before[-3:]) or needed_after
+
+
+def _governs(word: str) -> bool:
+    """«хочу», «прошу», … or one of them misspelt by a letter («хачу», «прашу»)."""
+    return word in _RU_GOVERNORS or (len(word) >= 4 and any(
+        len(g) >= 4 and OSA.distance(word, g) <= 1 for g in _RU_GOVERNORS))
 
 
 def _target(clause: str, operation: str, today: date, *, story: bool = False) -> TargetWords:

@@ -96,6 +96,10 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
         if request.listed and isinstance(bound, Unbound) and bound.problem in (
                 "no_match", "no_target"):
             continue  # "… and tell me my balance" named no object: not a second request
+        if isinstance(bound, Grant) and _maybe_a_part(request, bound):
+            bound = _offering(customer, Unbound(
+                request.operation, "unsure", "an amount said beside it may be the part meant",
+                (bound.target,)), request.target)
         if isinstance(bound, Grant):
             grants.append(bound)
         else:
@@ -105,6 +109,14 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
                                                               "it without asking for it"),
                                  _described(text, operation, today)))
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
+
+
+def _maybe_a_part(request: Request, grant: Grant) -> bool:
+    """A whole charge granted while a smaller amount was said elsewhere in the message
+    ("… there was no pizza for 4 500. Refund it."): that may be the part meant."""
+    whole = not (request.target.partial or request.target.half)
+    return (whole and grant.amount is not None
+            and any(0 < amount < grant.amount for amount in request.loose_amounts))
 
 
 def bind_request(customer: Customer, request: Request, source: str) -> Grant | Unbound:

@@ -223,7 +223,8 @@ TWICE_RE = re.compile(
     r"|\btwice\b|\bдважды\b|\bдва\s+раза\b|\bдвойн\w+\s+списани\w*",
     re.I,
 )
-DISPUTE_VERB_RE = re.compile(r"\b(?:dispute|chargeback|contest)\w*|\bоспор\w*|\bоспар\w*|\bопротест\w*",
+DISPUTE_VERB_RE = re.compile(r"\b(?:dispute|chargeback|contest)\w*|\bоспор\w*|\bоспар\w*|\bопротест\w*"
+                             r"|\brefund\b(?=\s+(?:one|it|this|that|them|the|my)\b)",
                              re.I)
 # "my cards", "is card 4242 blocked?", «какие у меня карты»: a question about cards.
 CARDS_RE = re.compile(r"\bcards?\b|\bкарт(?:а|ы|у|ой|е|ам|ах|очк\w*)?\b", re.I)

@@ -35,6 +35,11 @@ pytestmark = pytest.mark.django_db
     # The story's "morning one" is the coffee she vouches for, not the one asked about.
     ("Оспорьте, пожалуйста, вчерашний кофе бум в 16:30. Утренний в 8:15 - мой", {"T-5003"}),
     ("Dispute yesterday's Coffee Boom at 16:30. The morning one is fine.", {"T-5003"}),
+    # An amount ruled out in the story ("no pizza for 4 500") may be the part meant: the
+    # whole order is never granted instead (found by the held-out set).
+    ("Заказывала в Вольте в воскресенье, привезли не всё — не было пиццы за 4 500. "
+     "Верните, пожалуйста, за неё.", set()),
+    ("Wolt on Sunday came without the dessert - not the 3,000 I paid for it. Refund it.", set()),
     # "… and tell me my balance" names no object.
     ("dispute the Glovo order and tell me my balance", {"T-5009"}),
 ])

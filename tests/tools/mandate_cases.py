@@ -376,6 +376,33 @@ HAND_WRITTEN: list[tuple] = [
     ("Unblock card 6006 tomorrow", NOTHING),
     ("I cancelled Kaspi Magazin in October. They still took 43,000 two days ago. Dispute that.",
      {"D:T-3009::cancelled"}),
+    # --- session of 2026-12-01: frames people use, and the precision around them ------
+    ("Would you mind blocking card 4242?", {"B:4242"}),
+    ("do you mind disputing T-3001", {"D:T-3001"}),
+    ("Please block card 4242 for me?", {"B:4242"}),
+    ("Please block card 4242 so they can't use it", {"B:4242"}),
+    ("Заблокируйте карту 4242, чтобы ничего не списали", {"B:4242"}),
+    ("ayo block card 4242", {"B:4242"}),
+    ("plese block card 5505", {"B:5505"}),
+    ("why block card 4242?", NOTHING),
+    ("they block card 4242 every time I travel", NOTHING),
+    ("I didn't block card 4242 so it can't be that", NOTHING),
+    ("maybe block card 4242", NOTHING),
+    ("refund the Acme Food charge", {"D:T-3001"}),
+    ("where is my refund for T-3001?", NOTHING),
+    ("Acme Food took 15000 from me. Get it reversed.", {"D:T-3001"}),
+    ("хачу оспорить T-3001", {"D:T-3001"}),
+    ("Можно включить обратно карту 6006?", {"U:6006"}),
+    ("Карту 5505 украли, вырубайте её", {"B:5505"}),
+    ("откатите T-3001", {"D:T-3001"}),
+    ("Запустите возврат по T-3001", {"D:T-3001"}),
+    ("card 6006 back on pls", {"U:6006"}),
+    ("is card 6006 back on?", NOTHING),
+    # a category said without a merchant: the bank's merchant category code decides
+    ("dispute the coffee from 3 days ago", {"D:T-3004"}),
+    ("dispute the 4200 taxi charge", NOTHING),  # Acme Rides and Yandex Go are both taxis
+    ("dispute the 15000 taxi charge", NOTHING),  # no taxi of 15000
+    ("dispute the restaurant charge", NOTHING),  # Acme Food, or Acme Company: it has no code
 ]
 
 # Template expansions: the same forms over several targets.
