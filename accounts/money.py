@@ -327,12 +327,12 @@ _THIS_MONTH = re.compile(r"\bthis month\b|\bв этом месяце\b|\bза э
 # "last Tuesday", "on Tue", "tuesday's", «во вторник», «в прошлую пятницу»: the latest such
 # day before today ("this Tuesday", «в этот вторник»: this week's, today included).
 _EN_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_RU_WEEKDAYS = ("понедельн", "вторн", "сред", "четверг", "пятниц", "суббот", "воскресень")
+_RU_WEEKDAYS = ("понедельн", "вторн", "сред", "четверг", "пятни", "суббот", "воскрес")
 _WEEKDAY = re.compile(
     r"(?:\b(?P<this>this|эт[оуи]\w*)\s+)?(?:\b(?:last|past|previous|прошл\w*)\s+)?"
     r"\b(?P<day>(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri)(?:day)?|saturday|sunday)(?:'s)?"
     r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]|"
-    r"воскресень[ея])\b", re.IGNORECASE)
+    r"воскресень[ея]|пятничн\w*|субботн\w*|воскресн\w*)\b", re.IGNORECASE)
 # "2 days ago", "a week ago", «3 дня назад», «неделю назад».
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "один": 1, "одну": 1, "два": 2, "две": 2, "три": 3, "четыре": 4,
@@ -461,6 +461,40 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
             continue
         add(DateMention(named, None, int(m[2]) if m[2] else None, m.start(), m.end()))
     return sorted(found, key=lambda d: d.start)
+
+
+# "last week", "this weekend", «на прошлой неделе», «на выходных»: a run of days.
+_WEEKS = re.compile(
+    r"\b(?:(?P<this>this|current|эт[оуиа]\w*|текущ\w*)|(?P<last>last|past|previous|прошл\w*"
+    r"|предыдущ\w*))?\s*(?:(?P<week>week|недел[еяюи])|(?P<weekend>weekend|выходн(?:ые|ых)))"
+    r"(?:'s)?\b", re.IGNORECASE)
+
+
+def weeks_in(text: str, *, today: date) -> list[tuple[int, int, tuple[date, ...]]]:
+    """The runs of days a text names by week: (start, end, days). Where people mean two
+    things, both are in ("last week": the calendar week before this one, and the last
+    seven days; "the weekend": the last one, or the one before if this one is under way)."""
+    found = []
+    monday = today - timedelta(days=today.weekday())
+    for m in _WEEKS.finditer(text or ""):
+        if m["week"] and not (m["this"] or m["last"]):
+            continue  # "a week ago", «неделю назад» are days (dates_in); "week" alone is none
+        if m["week"]:
+            first = monday if m["this"] else min(monday - timedelta(days=7), today - timedelta(days=7))
+            last = today if m["this"] else today - timedelta(days=1)
+            days = tuple(first + timedelta(days=n) for n in range((last - first).days + 1))
+        else:
+            saturday = monday + timedelta(days=5)
+            if m["this"]:
+                weekends = [saturday]
+            else:  # the last whole or begun weekend; "last weekend" may be the one before too
+                latest = saturday if saturday <= today else saturday - timedelta(days=7)
+                weekends = [latest] + ([latest - timedelta(days=7)] if m["last"] else [])
+            days = tuple(sorted(d for sat in weekends for d in (sat, sat + timedelta(days=1))
+                                if d <= today))
+        if days:
+            found.append((m.start(), m.end(), days))
+    return found
 
 
 def normalised(text: str) -> str:

@@ -268,7 +268,8 @@ def _chosen(options: list[tuple[Transaction, Decimal]], target: TargetWords
     second" (in time order), "the last", "the bigger one". Said of payments described
     by nothing else it picks nothing: "the second one" is not a description."""
     described = (target.references or target.words or target.amounts or target.dates
-                 or target.rounded or target.descriptors or target.clock or target.kinds)
+                 or target.rounded or target.descriptors or target.clock or target.kinds
+                 or target.any_dates)
     if target.position is None and target.size is None or not options:
         return options
     if not described or target.generic:

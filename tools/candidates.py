@@ -69,6 +69,7 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     said = [*target.amounts, *(value for value, _ in target.rounded)]
     score += max((_closeness(txn.amount, amount) for amount in said), default=0.0)
     score += max((_date_fit(posted_on, mention, today) for mention in target.dates), default=0.0)
+    score += 1.0 if any(mention.matches(posted_on) for mention in target.any_dates) else 0.0
     score += max((fuzz.ratio(txn.reference.upper(), ref.upper()) / 100
                   for ref in target.references), default=0.0)
     if txn.card is not None and txn.card.last4 in target.cards:

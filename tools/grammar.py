@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from rapidfuzz.distance import OSA
 
 from accounts.categories import categories_named, categories_of_word
-from accounts.money import DateMention, amounts_in, dates_in, normalised
+from accounts.money import DateMention, amounts_in, dates_in, normalised, weeks_in
 from disputes.reasons import DISPUTE_REASONS
 
 T = TypeVar("T")
@@ -271,7 +271,7 @@ class TargetWords:
     def empty(self) -> bool:
         return not (self.references or self.cards or self.amounts or self.partial or self.dates
                     or self.words or self.descriptors or self.rounded or self.soft or self.clock
-                    or self.kinds)
+                    or self.kinds or self.any_dates)
 
     def __or__(self, other: TargetWords) -> TargetWords:
         return TargetWords(self.references | other.references, self.cards | other.cards,
@@ -529,7 +529,7 @@ def read_request(text: str, *, today: date) -> Reading:
         if operation not in CARD_OPERATIONS and len(story_days) > 1:
             # "I cancelled in October … they took 4,990 on the 1st": several days in the
             # story are not all the charge's; it must be on one of them.
-            target = replace(target, dates=own.dates, any_dates=tuple(story_days))
+            target = replace(target, dates=own.dates, any_dates=tuple(story_days) + own.any_dates)
         if target.empty and _BACK_REFERENCE.search(clause):
             for extra in (_target(c, operation, today) for c in asked_about):
                 target = target | extra
@@ -961,6 +961,11 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
     rest = _REFERENCE.sub(" ", clause)
     clock = tuple((int(h), int(m)) for h, m in _CLOCK.findall(rest))
     rest = _CLOCK.sub(" ", rest)
+    # "last week", «на выходных»: the payment is on one of those days (never "the last").
+    week_days: list[DateMention] = []
+    for start, end, days in sorted(weeks_in(rest, today=today), key=lambda w: -w[0]):
+        week_days += [DateMention(d.month, d.day, d.year) for d in days]
+        rest = rest[:start] + " " * (end - start) + rest[end:]
     dates = dates_in(rest, today=today)
     for mention in sorted(dates, key=lambda d: -d.start):
         rest = rest[:mention.start] + " " * (mention.end - mention.start) + rest[mention.end:]
@@ -1036,7 +1041,7 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
                        tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
                        frozenset(words), frozenset(names), frozenset(neighbours),
                        frozenset(descriptors), order, daypart, size, tuple(rounded),
-                       soft=frozenset(kind_words), clock=clock,
+                       soft=frozenset(kind_words), clock=clock, any_dates=tuple(week_days),
                        kinds=categories_named(_strip_reasons(rest)),
                        vague=frozenset(t.lower() for t in tokens if t.lower() in GENERIC_KINDS
                                        and t.lower() in STOPWORDS))

@@ -51,3 +51,19 @@ def test_the_story_around_a_request_never_picks_another_object(recall_world, tex
 def test_a_second_object_listed_with_and_is_a_second_request(recall_world):
     mandate = mandate_for(customer=recall_world, text="оспорьте технодом и сулпак")
     assert {g.target for g in mandate.grants} == {"T-5012", "T-5016"}
+
+
+@pytest.mark.parametrize(("text", "allowed"), [
+    # "last week" is the calendar week before (9–15 Nov) to some, the last seven days to
+    # others: both Magnum payments (13 and 16 Nov) fit, so nothing is granted. It was once
+    # read as "the last Magnum payment" (found by a held-out set).
+    ("dispute the magnum payment from last week", set()),
+    ("оспорьте магнум на прошлой неделе", set()),
+    ("dispute the Wolt order from the weekend", {"T-5008"}),
+    ("оспорьте доставку на выходных", {"T-5008"}),  # Wolt: the weekend's one delivery
+    ("dispute this week's Magnum payment", {"T-5005"}),
+    ("dispute the Air Astana flight from last weekend", {"T-5007"}),
+])
+def test_a_week_said_is_every_day_it_may_mean(recall_world, text, allowed):
+    granted = {g.target for g in mandate_for(customer=recall_world, text=text).grants}
+    assert granted == allowed
