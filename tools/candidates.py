@@ -31,7 +31,7 @@ from accounts.models import Card, Customer, Transaction
 from accounts.money import DateMention
 from accounts.selectors import cards_for_customer, customer_transactions
 from disputes.services import dispute_window_open
-from tools.binding import name_words, sound_key
+from tools.binding import card_descriptors, name_words, sound_key
 from tools.grammar import TargetWords
 
 # At most this many candidates are offered for one request.
@@ -66,6 +66,7 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     upwards, one point at most per feature they gave (merchant words: per word)."""
     posted_on = timezone.localdate(txn.posted_at)
     score = merchant_fit(txn.merchant, target.words | target.soft) + kind_fit(txn, target.kinds)
+    score += kind_fit(txn, target.soft_kinds) / 2  # a category the story named
     said = [*target.amounts, *(value for value, _ in target.rounded)]
     score += max((_closeness(txn.amount, amount) for amount in said), default=0.0)
     score += max((_date_fit(posted_on, mention, today) for mention in target.dates), default=0.0)
@@ -74,6 +75,9 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
                   for ref in target.references), default=0.0)
     if txn.card is not None and txn.card.last4 in target.cards:
         score += 1.0
+    if txn.card is not None and target.descriptors and (
+            target.descriptors <= card_descriptors(txn.card)):
+        score += 1.0  # "on my virtual card"
     return score
 
 

@@ -190,7 +190,7 @@ strange weird odd unfamiliar unblock unblocked unblocking unfreeze unfrozen unlo
 reactivate last latest recent most newest biggest largest first today
 yesterday week month year kzt ₸ я мне мой моя мое моё мои моего моей мою меня ты вы вам вас ваш
 ваша ваше нее него ней ним нему них это этот эта эту этого этой эти тот та то те его ее её
-их он она они мы нас нам и или
+их он она они мы нас нам и или ту того более менее самая самое
 а но же ли бы вот тут там здесь так как что чтобы в во на по за из от до для с со к ко у о об
 при про без пожалуйста спасибо привет здравствуйте добрый день утро вечер ок хорошо да хочу
 хотел хотела нужно надо прошу можете помогите давайте карта карту карты картой карте картах
@@ -258,6 +258,9 @@ class TargetWords:
     # Generic words with no category ("the order", "the shop"): no feature, and a position
     # or a size ("the later order") is then not counted among the payments that fit.
     vague: frozenset[str] = frozenset()
+    # Categories the story named ("the headphones I bought at the electronics store … dispute
+    # that purchase"): never a feature, they only rank the candidates offered.
+    soft_kinds: frozenset[str] = frozenset()
     # Days named in the story when there are several: the payment is on one of them.
     any_dates: tuple[DateMention, ...] = ()
     # "the 16:30 coffee", «в 22:10»: the local time it was posted, to the minute.
@@ -284,7 +287,8 @@ class TargetWords:
                            _one(self.size, other.size),
                            tuple(dict.fromkeys(self.rounded + other.rounded)),
                            self.soft | other.soft, self.kinds | other.kinds,
-                           self.vague | other.vague, self.any_dates + other.any_dates,
+                           self.vague | other.vague, self.soft_kinds | other.soft_kinds,
+                           self.any_dates + other.any_dates,
                            tuple(dict.fromkeys(self.clock + other.clock)))
 
     def softened(self) -> TargetWords:
@@ -299,7 +303,7 @@ class TargetWords:
         return replace(self, words=frozenset(), names=frozenset(), neighbours=frozenset(),
                        descriptors=frozenset(), position=None, daypart=None, size=None,
                        clock=(), soft=self.soft | self.words, kinds=frozenset(),
-                       vague=frozenset())
+                       vague=frozenset(), soft_kinds=self.soft_kinds | self.kinds)
 
 
 def _one(mine: T | None, theirs: T | None) -> T | None:
@@ -361,6 +365,12 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
          r"that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
         (r"\b(?:would|will) it be possible (?:for you )?to\b", "could you"),
         (r"\b(?:may|can|could) i ask you to\b", "could you"),
+        (r"\b(?:would|could) you be (?:so )?kind (?:as to|and)\b|\bbe so kind (?:as to|and)\b"
+         r"|\bi (?:kindly |hereby )?(?:ask|request) (?:you|that you)(?: to)?\b"
+         r"|\bбудьте (?:так )?добры\b|\bбудь (?:так )?добр\b", "please"),
+        (r"\b(?:can|could|shall) we\b(?= (?:please |just |now )?(?:block|freeze|lock|unblock|"
+         r"unfreeze|unlock|dispute|contest|refund|reverse)\b)", "could you"),
+        (r"\bun-(block|freeze|lock)", r"un\1"),
         # "would you mind blocking …": the gerund is the request
         (r"\b(?:would|do|will) you mind\s+(block|freez|lock|unblock|unfreez|unlock|disput|"
          r"contest|refund|revers|reactivat|deactivat)e?ing\b", _said_plainly),
@@ -382,6 +392,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(?:put|place) (?:a )?(?:hold|block|stop|freeze) on\b", "block"),
         (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
          "block"),
+        # "my debit card's gone, kill it": the card said before, in the same sentence
+        (r"(\b(?:card|visa|mastercard|debit|credit|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
+         r"|shut|switch|turn)( it| her)(?: down| off)?\b", r"\1block\2"),
         (r"\b(?:останови|отключи|приостанови|выключи|выруби|вырубай)(?:те)?\b(?:\s+действие)?"
          + _CARD_AHEAD, "заблокируйте"),
         (r"\b(?:выруби|вырубай)(?:те)? (?:ее|её|его|их)\b", "заблокируйте её"),
@@ -407,8 +420,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(?:start|initiate|process|issue) (?:a |the |my )?refund\b", "dispute"),
         (r"\b(?:get|give) (?:me )?(?:my |the |our |that |this )?(?:money|cash|funds|it|that)"
          r" back\b", "dispute"),
-        (r"\bwant ((?:\S+ ){0,3}?)back (?:from|out of|of)\b", r"want to dispute \1of"),
-        (r"\bwant ((?:\S+ ){0,3}?)back\b", r"want to dispute \1"),
+        (r"\b(want|like|need) ((?:\S+ ){0,3}?)back (?:from|out of|of|for|on)\b",
+         r"\1 to dispute \2of"),
+        (r"\b(want|like|need) ((?:\S+ ){0,3}?)back\b", r"\1 to dispute \2"),
         (r"\bвернуть\b(?: мне)?(?: мои)?(?: (?:деньги|бабки|средства|оплату)\b)?", "оспорить"),
         (r"\bверн(?:и|ите) (?:мне )?(?:мои |мое |мои )?(?:деньги|бабки|бабло|средства|оплату)"
          r"(?: назад| обратно)?\b", "оспорьте"),
@@ -530,7 +544,9 @@ def read_request(text: str, *, today: date) -> Reading:
             # "I cancelled in October … they took 4,990 on the 1st": several days in the
             # story are not all the charge's; it must be on one of them.
             target = replace(target, dates=own.dates, any_dates=tuple(story_days) + own.any_dates)
-        if target.empty and _BACK_REFERENCE.search(clause):
+        # "What is this Netflix charge? Dispute it." — or a bare «Оспорьте.»: the object of
+        # the question before it.
+        if own.empty and (_BACK_REFERENCE.search(clause) or _bare_verb(clause)):
             for extra in (_target(c, operation, today) for c in asked_about):
                 target = target | extra
         for other in (_target(c, operation, today) for c in excluded):
@@ -804,7 +820,7 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
         operation = _operation_at(words, index)
         if operation is None:
             continue
-        before = words[:index]
+        before = _own_predicate(words[:index], words[index])
         after = _until_purpose(_words(_strip_reasons(" ".join(words[index + 1:]))))
         if _negated(before) or any(w in _NEGATIONS or w.endswith("n't") for w in after):
             return operation, True
@@ -862,8 +878,37 @@ _PURPOSE = {"so", "because", "since", "cause", "coz", "cuz", "as", "otherwise", 
 
 
 def _until_purpose(after: list[str]) -> list[str]:
-    cut = next((i for i, w in enumerate(after) if w in _PURPOSE), len(after))
+    """The words after a verb up to a purpose, a cause or a new subject ("dispute the
+    Air Astana one, I never flew", «оспорьте эир астану я не летала»)."""
+    cut = next((i for i, w in enumerate(after) if w in _PURPOSE or w in _NEW_SUBJECT),
+               len(after))
     return after[:cut]
+
+
+_NEW_SUBJECT = {"i", "we", "they", "he", "she", "я", "мы", "они", "он", "она"}
+_RU_PAST = re.compile(r"\w{2,}(?:л|ла|ли|ло|лся|лась|лись|лось)$")
+
+
+def _bare_verb(clause: str) -> bool:
+    """The clause is a command and nothing else: "dispute!", «Оспорьте.», "pls dispute"."""
+    words = [w for w in _words(clause) if w not in _EN_SOFTENERS and w not in _AFTER_TERSE]
+    return len(words) == 1
+
+
+def _own_predicate(before: list[str], verb: str) -> list[str]:
+    """The words before a verb that belong to it: back to another predicate that does
+    not govern it. "the Wolt order never came dispute it", «заказ не привезли оспорьте»:
+    the negation is the story's; "I didn't ask you to block it", «я не просила
+    заблокировать»: the past verb governs ours, so its negation is ours."""
+    english, russian = verb in _EN_VERBS, bool(_RU_IMPERATIVE.match(verb))
+    for index in range(len(before) - 1, -1, -1):
+        word = before[index]
+        if english and len(word) > 4 and word.endswith("ed") and word not in _EN_WANT and (
+                "to" not in before[index + 1:index + 4]):
+            return before[index + 1:]
+        if russian and _RU_PAST.match(word):
+            return before[index + 1:]
+    return before
 
 
 def _negated(before: list[str]) -> bool:

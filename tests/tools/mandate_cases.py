@@ -398,6 +398,18 @@ HAND_WRITTEN: list[tuple] = [
     ("Запустите возврат по T-3001", {"D:T-3001"}),
     ("card 6006 back on pls", {"U:6006"}),
     ("is card 6006 back on?", NOTHING),
+    ("Would you be so kind as to block card 4242?", {"B:4242"}),
+    ("I kindly ask you to dispute T-3001", {"D:T-3001"}),
+    ("can we dispute T-3001", {"D:T-3001"}),
+    ("can we block card 4242 if it gets stolen?", NOTHING),
+    ("my card 4242 is gone, kill it", {"B:4242"}),
+    ("I'd like my money back for T-3001", {"D:T-3001"}),
+    ("I didn't ask you to block card 4242", NOTHING),
+    ("я не просила блокировать карту 4242", NOTHING),
+    ("I haven't decided to block card 4242", NOTHING),
+    ("What is the Acme Food charge? Dispute.", {"D:T-3001"}),
+    ("What is my balance? Dispute.", NOTHING),
+    ("can u un-freeze card 6006", {"U:6006"}),
     # a category said without a merchant: the bank's merchant category code decides
     ("dispute the coffee from 3 days ago", {"D:T-3004"}),
     ("dispute the 4200 taxi charge", NOTHING),  # Acme Rides and Yandex Go are both taxis
