@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bankbot import fragments, outage
-from bankbot.chat import conversation_of_user, message_accept, message_to_retry
+from bankbot.chat import conversation_of_user, message_accept, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
 from bankbot.models import Message
 from bankbot.streaming import Clock
@@ -148,9 +148,14 @@ class ChatConsumer(outage.LayerWatchingConsumer):
                 turn=turn, message=message, conversation=self.conversation, new_title=new_title))
 
     async def retry(self, chat_input: ChatInput) -> None:
+        """A retry calls the model as a message does: it passes the same rate limit
+        (bankbot/chat.py) and the same turn slots (``answer``)."""
         try:
-            message = await database_sync_to_async(message_to_retry)(
+            message = await database_sync_to_async(message_retry_accept)(
                 conversation=self.conversation)
+        except InvalidInput as error:
+            await self.notice(error.message)
+            return
         except outage.DATABASE_ERRORS:
             log.warning("chat: the database failed finding a message to retry", exc_info=True)
             await self.notice(str(outage.SYSTEMS_UNREACHABLE))
