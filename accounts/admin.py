@@ -1,6 +1,7 @@
 """Customers' data in admin. Support staff look; the only change they make here is
-unblocking a card, with a note, through ``card_unblock``. Money, references and a
-card's status are never edited from admin, superusers included."""
+unblocking a card, with a note, through ``card_unblock``. Money, references, a card's
+account, digits and status, transactions, and whose login a customer is are never
+edited from admin, superusers included (tests/accounts/test_admin_read_only.py)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,11 @@ class CustomerAdmin(admin.ModelAdmin):
     search_fields = ["full_name", "user__username"]
     list_select_related = ["user"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Customer | None = None) -> list[str]:
+        # The login is who the customer is: another user here would sign someone else
+        # in to this customer's accounts. Chosen once, when the customer is added.
+        return ["user"] if obj is not None else []
+
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
@@ -54,8 +60,9 @@ class AccountAdmin(admin.ModelAdmin):
     list_select_related = ["customer__user"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Account | None = None) -> list[str]:
-        # The balance is money and the number is what customers and statements name.
-        return ["customer", "number", "balance"] if obj is not None else []
+        # The balance is money: an account starts at zero and only transactions move it.
+        # The number is what customers and statements name, and the customer whose it is.
+        return ["customer", "number", "balance"] if obj is not None else ["balance"]
 
 
 class CardUnblockInline(_Evidence, admin.TabularInline):
@@ -80,10 +87,17 @@ class CardAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     search_fields = ["last4", "account__number", "account__customer__full_name"]
     list_select_related = ["account"]
-    # A card's status changes only through card_block (the customer's click) and
-    # card_unblock (staff, with a note): never by editing the field.
-    readonly_fields = ["status", "blocked_at"]
+    # Cards are issued by the bank, not made here. A card's status changes only through
+    # card_block (the customer's click) and card_unblock (staff, with a note); its account,
+    # digits and brand are what the customer names it by: no field is edited.
+    readonly_fields = ["account", "brand", "last4", "status", "blocked_at"]
     inlines = [CardUnblockInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
     action_form = UnblockActionForm
     actions = ["unblock"]
 
@@ -116,19 +130,20 @@ _SHOWN = {"merchant": "merchant_shown", "description": "description_shown"}
 
 
 @admin.register(Transaction)
-class TransactionAdmin(admin.ModelAdmin):
+class TransactionAdmin(_Evidence, admin.ModelAdmin):
+    """A posted transaction is the bank's record: amounts, references and the merchant's
+    text come from the card network and are never added, edited or deleted here."""
+
     list_display = ["reference", "posted_at", "merchant_shown", "amount", "account"]
     search_fields = ["reference", "merchant", "description"]
     date_hierarchy = "posted_at"
     list_select_related = ["account"]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> _FieldGroups:
-        return super().get_fields(request, obj) if obj is None else _transaction_fields()
+        return _transaction_fields()
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        # A posted transaction is the bank's record: amounts, references and the
-        # merchant's text are never edited afterwards.
-        return () if obj is None else _transaction_fields()
+        return _transaction_fields()
 
     @admin.display(description="merchant", ordering="merchant")
     def merchant_shown(self, obj: Transaction) -> str:

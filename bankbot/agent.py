@@ -34,6 +34,7 @@ from bankbot.chat import (
     FailurePayload,
     ToolCallsPayload,
     ToolResultPayload,
+    is_retry_note,
     message_add,
     tool_calls_of,
     tool_result_of,
@@ -266,7 +267,7 @@ def history_for_model(conversation: Conversation) -> list[ChatCompletionMessageP
         elif row.role == Message.Role.TOOL and (result := tool_result_of(row.payload)):
             history.append({"role": "tool", "tool_call_id": result["tool_call_id"],
                             "content": result["content"]})
-        elif row.role == Message.Role.SYSTEM:
+        elif row.role == Message.Role.SYSTEM and not is_retry_note(row):
             history.append({"role": "system", "content": row.text})
     return history
 

@@ -1,4 +1,5 @@
-"""The chat, with the project around it; staff's dispute moves are connected to it here."""
+"""The chat, with the project around it; staff's dispute moves and the end of a session
+are connected to it here."""
 
 from django.apps import AppConfig
 
@@ -8,6 +9,7 @@ class BankbotConfig(AppConfig):
     verbose_name = "Chat"
 
     def ready(self) -> None:
-        from bankbot import dispute_news
+        from bankbot import dispute_news, socket_sessions
 
         dispute_news.connect()  # staff's dispute moves reach the customer's chat
+        socket_sessions.connect()  # a session that ends closes the customer's sockets

@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any, TypedDict
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -78,8 +78,20 @@ class DisputeNewsPayload(TypedDict):
     note: str
 
 
+RETRY = "retry"  # RetryPayload's kind
+
+
+class RetryPayload(TypedDict):
+    """A system note: the customer retried the turn that answers ``message`` (a pk).
+    It calls the model as a message does, so the rate limit counts it as one; the
+    model never reads it (``is_retry_note``)."""
+
+    kind: str
+    message: int
+
+
 Payload = (ToolCallsPayload | ToolResultPayload | FailurePayload | ConfirmationPayload
-           | DeclinePayload | DisputeNewsPayload)
+           | DeclinePayload | DisputeNewsPayload | RetryPayload)
 
 
 def tool_calls_of(message: Message) -> list[dict[str, Any]]:
@@ -117,6 +129,12 @@ def dispute_news_of(message: Message) -> DisputeNewsPayload | None:
     return DisputeNewsPayload(kind=DISPUTE_NEWS, dispute=str(payload.get("dispute", "")),
                               status=str(payload.get("status", "")),
                               note=str(payload.get("note", "")))
+
+
+def is_retry_note(message: Message) -> bool:
+    payload = message.payload
+    return (message.role == Message.Role.SYSTEM and isinstance(payload, dict)
+            and payload.get("kind") == RETRY)
 
 
 # --- conversations ------------------------------------------------------------------
@@ -208,11 +226,27 @@ def _check_client_message_id(client_message_id: Any) -> None:
 
 
 def customer_rate_limited(*, customer: Customer) -> bool:
+    """Whether the customer's messages and retries in the last minute reach the limit:
+    each called the model once."""
     since = timezone.now() - RATE_LIMIT_WINDOW
-    recent = Message.objects.filter(
-        conversation__customer=customer, role=Message.Role.CUSTOMER, created_at__gte=since
-    ).count()
+    recent = Message.objects.filter(conversation__customer=customer, created_at__gte=since).filter(
+        Q(role=Message.Role.CUSTOMER) | Q(role=Message.Role.SYSTEM, payload__kind=RETRY)).count()
     return recent >= RATE_LIMIT_MESSAGES
+
+
+def _hold_the_customer(conversation: Conversation) -> None:
+    """Lock the customer's row for the rest of the transaction: messages and retries
+    arriving at once — on several sockets, tabs or workers — are counted one after
+    another. (On SQLite the IMMEDIATE transaction already takes the database's write
+    lock.)"""
+    Customer.objects.select_for_update(no_key=True).filter(pk=conversation.customer_id).first()
+
+
+def _refuse_past_the_rate_limit(conversation: Conversation) -> None:
+    if customer_rate_limited(customer=conversation.customer):
+        raise InvalidInput(
+            _("You have sent %(count)d messages in the last minute. Please wait a moment "
+              "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
 
 
 def message_accept(*, conversation: Conversation, text: str, client_message_id: str | None,
@@ -221,24 +255,36 @@ def message_accept(*, conversation: Conversation, text: str, client_message_id: 
     empty). None: this client message id was stored before (a resent frame).
 
     Counting and storing are one transaction holding the customer's row, so
-    messages arriving at once — on several sockets, tabs or workers — are
-    counted one after another and never store more than the limit. (On SQLite
-    the IMMEDIATE transaction already takes the database's write lock.)"""
+    simultaneous messages never store more than the limit."""
     _check_client_message_id(client_message_id)
     with transaction.atomic():
-        Customer.objects.select_for_update(no_key=True).filter(pk=conversation.customer_id).first()
+        _hold_the_customer(conversation)
         if client_message_id and conversation.messages.filter(
                 client_message_id=client_message_id).exists():
             return None  # a resent frame: stored before, and not counted again
-        if customer_rate_limited(customer=conversation.customer):
-            raise InvalidInput(
-                _("You have sent %(count)d messages in the last minute. Please wait a moment "
-                  "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
+        _refuse_past_the_rate_limit(conversation)
         message, created = message_customer_add(
             conversation=conversation, text=text, client_message_id=client_message_id,
             ui_action=ui_action,
         )
     return message if created else None
+
+
+def message_retry_accept(*, conversation: Conversation) -> Message | None:
+    """The customer's message to answer again (``message_to_retry``), or None: nothing
+    to retry. A retry calls the model as a message does, so it passes the same rate
+    limit, in the same transaction on the customer's row, and is counted as one: a
+    note on the record (RetryPayload). Raises InvalidInput past the limit."""
+    with transaction.atomic():
+        _hold_the_customer(conversation)
+        message = message_to_retry(conversation=conversation)
+        if message is None:
+            return None
+        _refuse_past_the_rate_limit(conversation)
+        message_add(conversation=conversation, role=Message.Role.SYSTEM,
+                    text="The customer retried their message.",
+                    payload=RetryPayload(kind=RETRY, message=message.pk))
+    return message
 
 
 def message_to_retry(*, conversation: Conversation) -> Message | None:

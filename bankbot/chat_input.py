@@ -20,6 +20,10 @@ from errors import InvalidInput
 from tools.catalog import CATALOG
 
 MAX_FRAME_BYTES = 8 * 1024
+# A frame is a flat object of form fields with htmx's HEADERS object in it: two levels.
+# Deeper is not a form; and Python's JSON parser recurses once per level, so 6 KB of
+# "[" would raise RecursionError instead of a sentence.
+MAX_FRAME_DEPTH = 8
 
 _TURN_ID = re.compile(r"^[0-9a-f]{12}$")
 
@@ -39,8 +43,8 @@ class ChatInput:
         return self.retry_of is not None
 
 
-def _malformed() -> InvalidInput:
-    return InvalidInput(_("The message could not be read."), code="malformed_frame")
+def _malformed(code: str = "malformed_frame") -> InvalidInput:
+    return InvalidInput(_("The message could not be read."), code=code)
 
 
 def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
@@ -109,6 +113,8 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
     if size > MAX_FRAME_BYTES:
         raise InvalidInput(_("That message is too large to send. Please shorten it."),
                            code="frame_too_large")
+    if nested_deeper_than(text_data, MAX_FRAME_DEPTH):
+        raise _malformed("frame_too_deep")
     try:
         fields = json.loads(text_data)
     except ValueError:
@@ -116,6 +122,32 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
     if not isinstance(fields, dict):
         raise _malformed()
     return chat_input_from(fields)
+
+
+def nested_deeper_than(text: str, limit: int) -> bool:
+    """Whether JSON text nests arrays and objects more than ``limit`` levels deep,
+    read before parsing it: one pass over the characters, brackets inside strings
+    not counted."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # every frame a page sends
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 def socket_language(scope: Mapping[str, Any]) -> str:
@@ -146,11 +178,12 @@ _CLIENT_ID_FRAME_BYTES = 64 * 1024  # past this a frame is not read even for its
 def frame_client_id(text_data: str | None) -> str:
     """The client message id of a frame, when one can be read, even from a frame
     refused as too large or unreadable; "" otherwise."""
-    if not text_data or len(text_data) > _CLIENT_ID_FRAME_BYTES:
+    if (not text_data or len(text_data) > _CLIENT_ID_FRAME_BYTES
+            or nested_deeper_than(text_data, MAX_FRAME_DEPTH)):
         return ""
     try:
         fields = json.loads(text_data)
-    except (ValueError, RecursionError):
+    except ValueError:
         return ""
     value = fields.get("client_message_id") if isinstance(fields, dict) else None
     return value if isinstance(value, str) and _CLIENT_ID.match(value) else ""

@@ -1,10 +1,11 @@
-"""The chat WebSocket, ``ws/chat/<conversation public_id>/``: it only connects,
-receives and broadcasts. A frame (bankbot/chat_input.py) is stored first (G11),
-its turn runs in the background (bankbot/turn_task.py), and the turn's fragments
-(bankbot/fragments.py) go to the conversation's group: every tab showing it gets
-them, whichever worker runs the turn. A database or channel-layer failure is told
-to the socket (bankbot/outage.py, whose ``LayerWatchingConsumer`` hears the layer
-fail under it), never left hanging. What the socket does next is its ``SocketState``.
+"""The chat WebSocket, ``ws/chat/<conversation public_id>/``: it only connects, receives
+and broadcasts. A frame (bankbot/chat_input.py) is stored first (G11), its turn runs in the
+background (bankbot/turn_task.py), and the turn's fragments (bankbot/fragments.py) go to the
+conversation's group: every tab showing it gets them, whichever worker runs the turn. A
+database or channel-layer failure is told to the socket (bankbot/outage.py, whose
+``LayerWatchingConsumer`` hears the layer fail under it), never left hanging; it serves its
+session only while that lasts (bankbot/socket_sessions.py). What the socket does next is
+its ``SocketState``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bankbot import fragments, outage
-from bankbot.chat import conversation_of_user, message_accept, message_to_retry
+from bankbot.chat import conversation_of_user, message_accept, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
 from bankbot.models import Message
+from bankbot.socket_sessions import SessionBoundConsumer
 from bankbot.streaming import Clock
 from bankbot.turn_task import start_turn
 from bankbot.turns import turn_slots
@@ -38,7 +40,7 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-class ChatConsumer(outage.LayerWatchingConsumer):
+class ChatConsumer(outage.LayerWatchingConsumer, SessionBoundConsumer):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own
@@ -79,11 +81,13 @@ class ChatConsumer(outage.LayerWatchingConsumer):
             await self.close()
             return
         self.conversation, self.user = conversation, conversation.customer.user
+        self.remember_session(self.user.pk)
         if self.state is SocketState.CONNECTING:  # the layer has not failed yet
             try:
                 await self.channel_layer.group_add(fragments.group_name(self.conversation),
                                                    self.channel_name)
                 self.group = fragments.group_name(self.conversation)
+                await self.join_session_group()
             except outage.LAYER_ERRORS:
                 log.warning("chat: the channel layer failed on connect", exc_info=True)
                 self.state = SocketState.LAYER_LOST
@@ -97,9 +101,9 @@ class ChatConsumer(outage.LayerWatchingConsumer):
     async def disconnect(self, code: int) -> None:
         # The turn, if any, keeps running: its answer is stored for the next visit.
         self.state = SocketState.CLOSED
-        if self.group:
+        for group in filter(None, (self.group, self.session_group)):
             try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(group, self.channel_name)
             except outage.LAYER_ERRORS:  # channels-redis expires the membership by itself
                 log.warning("chat: group_discard failed", exc_info=True)
 
@@ -109,6 +113,8 @@ class ChatConsumer(outage.LayerWatchingConsumer):
         # fragment names it too (stream.html#receipt).
         sender = frame_client_id(text_data)
         with translation.override(self.language):
+            if self.state is SocketState.CLOSED or not await self.session_goes_on(refused=sender):
+                return
             try:
                 chat_input = parse_frame(text_data, bytes_data)
             except InvalidInput as error:
@@ -148,9 +154,12 @@ class ChatConsumer(outage.LayerWatchingConsumer):
                 turn=turn, message=message, conversation=self.conversation, new_title=new_title))
 
     async def retry(self, chat_input: ChatInput) -> None:
-        try:
-            message = await database_sync_to_async(message_to_retry)(
+        try:  # a retry is counted as a message (bankbot/chat.py); it takes a slot (answer)
+            message = await database_sync_to_async(message_retry_accept)(
                 conversation=self.conversation)
+        except InvalidInput as error:
+            await self.notice(error.message)
+            return
         except outage.DATABASE_ERRORS:
             log.warning("chat: the database failed finding a message to retry", exc_info=True)
             await self.notice(str(outage.SYSTEMS_UNREACHABLE))
@@ -222,6 +231,11 @@ class ChatConsumer(outage.LayerWatchingConsumer):
         if self.state is SocketState.LAYER_LOST and self.running_turn is None:
             self.state = SocketState.CLOSED
             await self.close(code=outage.TRY_AGAIN_LATER_CLOSE_CODE)
+
+    async def session_ended(self) -> None:  # a running turn's answer is kept for the next sign-in
+        if self.state is not SocketState.CLOSED:  # said once; the group is no longer heard
+            self.state = SocketState.CLOSED
+            await super().session_ended()
 
     async def notice(self, text: str, *, refused: str = "") -> None:
         """A notice for this socket only, sent directly (never through the group);

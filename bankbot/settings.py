@@ -19,13 +19,35 @@ DEBUG = env_bool("DEBUG", False)
 
 # The throwaway key only exists so the local demo starts with no setup (bin/demo
 # sets DEBUG=1); anything else — DEBUG off, the default — refuses to start with
-# it, so a deployment that forgets SECRET_KEY cannot silently run with it.
+# it, so a deployment that forgets SECRET_KEY cannot silently run with it. Nor
+# with a key anyone could guess: sessions are signed with it, so a guessed key is
+# anyone's session. The rule is Django's deploy check's (security.W009), enforced.
 _DEMO_SECRET_KEY = "bankbot-local-demo-only-not-secret"  # noqa: S105 (the documented demo default)
 SECRET_KEY = env_str("SECRET_KEY", _DEMO_SECRET_KEY)
-if SECRET_KEY == _DEMO_SECRET_KEY and (not DEBUG or env_bool("BANKBOT_REQUIRE_SECRET_KEY", False)):
+
+
+def _secret_key_refusal(key: str) -> str:
+    """Why a deployment may not run on ``key``; "" if it may."""
+    from django.core.checks.security.base import (
+        SECRET_KEY_INSECURE_PREFIX,
+        SECRET_KEY_MIN_LENGTH,
+        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+    )
+
+    if key in ("", _DEMO_SECRET_KEY):
+        return "SECRET_KEY must be set: BankBot refuses its demo key unless DEBUG=1 (the local demo)."
+    if (len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+            or key.startswith(SECRET_KEY_INSECURE_PREFIX)):
+        return (f"SECRET_KEY is too weak: it needs {SECRET_KEY_MIN_LENGTH} characters or more, "
+                f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS} or more of them different, and not "
+                f"Django's {SECRET_KEY_INSECURE_PREFIX!r} prefix.")
+    return ""
+
+
+_refusal = _secret_key_refusal(SECRET_KEY)
+if _refusal and (not DEBUG or env_bool("BANKBOT_REQUIRE_SECRET_KEY", False)):
     raise ImproperlyConfigured(
-        "SECRET_KEY must be set: BankBot refuses its demo key unless DEBUG=1 (the local demo). "
-        "Set SECRET_KEY to a long random value, the same on every worker.")
+        f"{_refusal} Set SECRET_KEY to a long random value, the same on every worker.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -44,19 +44,21 @@ from bankbot.chat import (
     conversations_for,
     decline_note,
     message_accept,
-    message_to_retry,
+    message_retry_accept,
 )
 from bankbot.chat_input import chat_input_from
 from bankbot.fragments import timeline
 from bankbot.htmx import HtmxHttpRequest
-from bankbot.models import Conversation
+from bankbot.models import Conversation, Message
 from bankbot.outage import (
     DATABASE_ERRORS,
     MESSAGE_NOT_ANSWERED,
     RESULT_NOT_SHOWN,
+    WORKER_BUSY,
     Outage,
     keeps_its_form,
 )
+from bankbot.turns import turn_slots
 from errors import DomainError, InvalidInput, NotFound
 from tools import proposals
 from tools.catalog import card_row, transaction_row
@@ -165,7 +167,7 @@ def message_send(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
     try:
         chat_input = chat_input_from(request.POST)
         if chat_input.is_retry:
-            message = message_to_retry(conversation=conversation)
+            message = message_retry_accept(conversation=conversation)
         else:
             message = message_accept(conversation=conversation, text=chat_input.text,
                                          client_message_id=chat_input.client_message_id,
@@ -175,13 +177,24 @@ def message_send(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
         return _chat_page(request, customer, conversation, draft=draft, refused=error.message,
                           status=429 if error.code == "rate_limited" else 400)
     if message is not None:
-        try:
-            run_turn(user=request.user, conversation=conversation, customer_message=message)
-        except DATABASE_ERRORS as error:  # the message is stored; Try again answers it
-            raise Outage(MESSAGE_NOT_ANSWERED, retry={
-                "conversation": str(conversation.public_id), "action": "retry"}) from error
+        _answer(request, conversation, message)
     # The newest exchange in view: the customer's latest message and its answer.
     return redirect(_conversation_url(conversation, "latest"))
+
+
+def _answer(request: HtmxHttpRequest, conversation: Conversation, message: Message) -> None:
+    """The stored message's turn, in one of the worker's turn slots, as on the socket
+    (bankbot/turns.py): beyond them the customer is told to wait, and Try again retries."""
+    retry = {"conversation": str(conversation.public_id), "action": "retry"}
+    slots = turn_slots()
+    if not slots.take():
+        raise Outage(WORKER_BUSY, retry=retry)
+    try:
+        run_turn(user=request.user, conversation=conversation, customer_message=message)
+    except DATABASE_ERRORS as error:  # the message is stored; Try again answers it
+        raise Outage(MESSAGE_NOT_ANSWERED, retry=retry) from error
+    finally:
+        slots.give_back()
 
 
 # --- statements ---------------------------------------------------------------

@@ -102,3 +102,15 @@ class DisputeReviewAdmin(ReadOnlyAdmin):
     list_filter = ["to_status"]
     search_fields = ["dispute__reference", "staff_user__username", "note"]
     list_select_related = ["dispute", "staff_user"]
+    # Staff-written notes, the customer's one included, with their hidden and bidi
+    # control characters made visible, as the dispute's trail shows them.
+    readonly_fields = fields = ("dispute", "from_status", "to_status", "note_shown",
+                                "customer_note_shown", "staff_user", "created_at")
+
+    @admin.display(description="note")
+    def note_shown(self, obj: DisputeReview) -> str:
+        return reveal_hidden(obj.note)
+
+    @admin.display(description="note for the customer")
+    def customer_note_shown(self, obj: DisputeReview) -> str:
+        return reveal_hidden(obj.customer_note)

@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.text import reveal_hidden
@@ -38,7 +39,11 @@ MODELS = ("scenario", ADVERSARY)
 
 
 def staff_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Signed in, and staff. A run shows the bank's defences in detail, so no page
+    is kept by a browser or proxy cache (no-store), as with a customer's pages."""
+
     @login_required
+    @never_cache
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_staff:

@@ -30,7 +30,7 @@ async def test_a_message_the_database_cannot_store_gets_a_notice(connect, alice,
 async def test_a_retry_the_database_cannot_look_up_gets_a_notice(connect, alice,
                                                                 alice_conversation, monkeypatch):
     communicator, _ = await connect(alice_conversation, user=alice.user)
-    monkeypatch.setattr("bankbot.consumers.message_to_retry", unavailable)
+    monkeypatch.setattr("bankbot.consumers.message_retry_accept", unavailable)
     await communicator.send_to(text_data=frame(action="retry"))
     assert "Nothing was done" in await communicator.receive_from(timeout=5)
     await communicator.disconnect()

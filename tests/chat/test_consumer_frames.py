@@ -83,3 +83,27 @@ async def test_it_refuses_unreadable_text_and_stays_open(connect, alice, alice_c
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="after"))
     await receive_until(communicator, 'data-state="done"')  # the socket still answers
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize("data", [
+    "[" * 6000,  # about 6 KB of brackets: under the size limit, far past any form's depth
+    '{"text": "hi", "HEADERS": ' + "[" * 3000 + "]" * 3000 + "}",
+    '{"a": ' * 1100 + "1" + "}" * 1100,  # 7.7 KB of objects in objects
+])
+async def test_it_refuses_a_deeply_nested_frame_and_stays_open(connect, alice, alice_conversation,
+                                                               data):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await assert_refused(communicator, data)
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="after"))
+    await receive_until(communicator, 'data-state="done"')  # the socket still answers
+    await communicator.disconnect()
+
+
+async def test_brackets_the_customer_types_are_text_not_nesting(connect, alice,
+                                                                alice_conversation):
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    text = 'What is "[[[[{{{{" \\" [[[[[[[[[[ in my statement?'
+    await communicator.send_to(text_data=frame(text=text, client_message_id="brackets"))
+    fragments = await receive_until(communicator, 'data-state="done"')
+    assert "could not be read" not in "".join(fragments)
+    await communicator.disconnect()

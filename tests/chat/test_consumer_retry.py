@@ -91,7 +91,9 @@ async def test_a_crash_in_the_turn_still_ends_with_a_retry(connect, alice, alice
     assert await database_sync_to_async(roles)(alice_conversation) == ["customer"]
     await communicator.send_to(text_data=frame(action="retry"))
     await receive_until(communicator, 'data-state="done"')
-    assert await database_sync_to_async(roles)(alice_conversation) == ["customer", "assistant"]
+    # The retry is on the record (it counts as a message), then the answer.
+    assert await database_sync_to_async(roles)(alice_conversation) == [
+        "customer", "system", "assistant"]
     await communicator.disconnect()
 
 

@@ -5,6 +5,7 @@ chat, a confirm card's excerpts — so they can neither hide words nor reorder t
 from __future__ import annotations
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import Transaction
@@ -42,3 +43,21 @@ def test_a_confirm_cards_excerpts_show_them(browser_for, alice, alice_conversati
                                    HTTP_HX_REQUEST="true").content.decode()
     assert "written by a merchant" in html
     assert_shown(html)
+
+
+def test_a_note_from_the_bank_shows_them(browser_for, alice, alice_conversation, staff,
+                                         django_capture_on_commit_callbacks):
+    from bankbot.models import Message
+    from bankbot.news import news_of
+    from tests.chat.test_dispute_news import move, open_dispute
+
+    client = browser_for(alice)
+    dispute = open_dispute(client, alice_conversation)
+    with django_capture_on_commit_callbacks(execute=True):
+        move(dispute, staff, "in_review", customer_note=HIDDEN)
+    page = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert "A note from the bank:" in page
+    assert_shown(page)
+    # The same note as it arrives live, on an open socket.
+    [news] = Message.objects.filter(payload__kind="dispute_update")
+    assert_shown(render_to_string("bankbot/stream.html#news", {"item": news_of(news)}))

@@ -162,3 +162,16 @@ def test_a_trainee_can_play_a_scenario_against_the_adversary(trainee):
                             {"customer": "never-click", "model": "gpt-9"})
     assert response.status_code == 400
     assert "Choose the scenario's own model or the adversary." in response.content.decode()
+
+
+def test_its_pages_are_never_kept_by_a_cache(trainee):
+    # A scenario's run shows the bank's defences in detail: after sign-out, Back or a
+    # shared computer shows nothing of it (Cache-Control: no-store, as a customer's pages).
+    responses = [
+        trainee.get("/lab/"),
+        trainee.get("/lab/desc-zero-width/"),
+        trainee.post("/lab/desc-zero-width/", {"customer": "confirm-all"}),
+        trainee.post("/lab/desc-zero-width/", {"customer": "sometimes"}),  # refused: 400
+    ]
+    for response in responses:
+        assert "no-store" in response["Cache-Control"], response.request["PATH_INFO"]

@@ -53,3 +53,11 @@ def test_it_refuses_to_start_on_the_demo_key_with_debug_off():
     assert done.returncode != 0
     assert "SECRET_KEY must be set" in done.stderr
     assert manage("check", DEBUG="1").returncode == 0  # the local demo
+
+
+def test_it_refuses_to_start_on_an_empty_or_short_key_with_debug_off():
+    # An empty key used to start, and then every sign-in was a 500.
+    done = manage("check", DEBUG="0", SECRET_KEY="")
+    assert done.returncode != 0 and "SECRET_KEY must be set" in done.stderr
+    done = manage("check", DEBUG="0", SECRET_KEY="x")
+    assert done.returncode != 0 and "SECRET_KEY is too weak" in done.stderr

@@ -33,6 +33,21 @@ def test_it_refuses_the_demo_secret_key_with_debug_off(load_settings):
         load_settings(SECRET_KEY=None, DEBUG="0")
 
 
+@pytest.mark.parametrize(("key", "why"), [
+    ("", "SECRET_KEY must be set"),  # set but empty: it started, then every sign-in was a 500
+    ("x", "too weak"),
+    ("k3y-" * 12, "too weak"),  # 48 characters
+    ("ab" * 40, "too weak"),  # long, but two different characters
+    ("django-insecure-" + "q7Xv2Lm9Rt8Zp1Wn5Bk2Hs9Jd4Fy6Cc3Ee0Gg", "too weak"),  # startproject's
+])
+def test_it_refuses_an_empty_short_or_low_entropy_key_with_debug_off(load_settings, key, why):
+    # Django's own deploy check's rule: 50 characters or more, 5 or more different ones.
+    with pytest.raises(ImproperlyConfigured, match=why):
+        load_settings(SECRET_KEY=key, DEBUG="0")
+    with pytest.raises(ImproperlyConfigured, match=why):
+        load_settings(SECRET_KEY=key, DEBUG="1", BANKBOT_REQUIRE_SECRET_KEY="1")
+
+
 def test_it_runs_the_local_demo_on_the_demo_key(load_settings):
     assert load_settings(SECRET_KEY=None, DEBUG="1").DEBUG is True
     # bin/demo is that local demo: it turns DEBUG on unless told otherwise.
