@@ -114,7 +114,9 @@ _DIGITS = re.compile(
     r"|\d+(?:[.,]\d{1,2})?)"
     # Scales as people type them: 20k, 8,4к, 20 тыщ, 3 косаря (slang for a thousand), 2 ляма.
     # «к» only right after the digits: "5 к обеду" is a preposition.
-    r"(?P<scale>к|\s*(?:k|тыс\w*\.?|тыщ\w*|косар\w*|thousand|млн\.?|million|лям\w*))?"
+    # "74 с чем-то тысячи", "74-odd thousand": somewhere in the next unit.
+    r"(?P<approx>\s*(?:с\s+чем-?то|с\s+лишним|с\s+копейками|-?odd|something|-ish)(?=\s*\w))?"
+    r"(?P<scale>к|\s*(?:k|тыс\w*\.?|тыщ\w*|косар\w*|thousand|grand|млн\.?|million|лям\w*))?"
     rf"(?P<currency>\s*{_CURRENCY})?(?![\w])",
     re.IGNORECASE,
 )
@@ -146,10 +148,14 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
         if not decorated and (value < min_bare or (years and len(raw) == 4 and 1900 <= value <= 2100)):
             continue
         slack = Decimal(0)
+        if match["approx"] and not scale:
+            continue  # "12 с копейками" alone is not read as an amount here
         if scale:
             decimals = len(re.split(r"[.,]", raw)[1]) if re.search(r"[.,]\d{1,2}$", raw) else 0
             unit = Decimal(1_000_000 if scale.startswith(("млн", "million", "лям")) else 1000)
             slack = unit / (10 ** decimals) / 2
+            if match["approx"]:  # 74,000–75,000
+                value += unit / (10 ** decimals) / 2
         found.append(AmountMention(value.quantize(CENT), match.start(), match.end(),
                                    with_currency=currency, slack=slack))
         read = read[:match.start()] + " " * (match.end() - match.start()) + read[match.end():]
@@ -195,6 +201,7 @@ _RU_SMALL = {
     **dict.fromkeys(("девять", "девяти"), 9),
 }
 _RU_HUNDRED = ("сто", "ста")
+_HUNDREDS = frozenset(range(100, 1000, 100))
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _RU_SCALES = (("тысяч", 1000), ("тыщ", 1000), ("косар", 1000), ("миллион", 1_000_000))
 # "полторы тыщи", "полтора косаря": one and a half of the scale after it.
@@ -253,7 +260,11 @@ def _amounts_in_words(text: str) -> Iterator[AmountMention]:
             if kind_value is None:
                 break
             kind, value = kind_value
-            if kind == "unit":
+            if kind == "unit" and 0 < current < 100 and value in _HUNDREDS and not total:
+                # «восемь четыреста», «двадцать три семьсот шестьдесят»: thousands said
+                # without the word, as people say a price aloud.
+                current = current * 1000 + value
+            elif kind == "unit":
                 current += value
             elif kind == "hundred":
                 current = max(current, 1) * 100

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from accounts.money import amount_values
+from accounts.money import amount_values, amounts_in
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -15,6 +15,10 @@ from accounts.money import amount_values
     ("20 тыщ", "20000"), ("74 тыс", "74000"), ("3 косаря", "3000"), ("косарь", "1000"),
     ("полторы тыщи", "1500"), ("полтора косаря", "1500"), ("2 ляма", "2000000"),
     ("eight thousand four hundred", "8400"), ("12 350 tenge", "12350"),
+    ("74 grand", "74000"),
+    # a price said aloud, its thousand unsaid
+    ("восемь четыреста", "8400"), ("двадцать три семьсот шестьдесят", "23760"),
+    ("сто двадцать", "120"), ("двести пятьдесят тысяч", "250000"),
 ])
 def test_it_reads_the_amount_people_write(text, value):
     assert amount_values(text, min_bare=1) == {Decimal(value).quantize(Decimal("0.01"))}
@@ -22,3 +26,15 @@ def test_it_reads_the_amount_people_write(text, value):
 
 def test_a_cyrillic_k_after_a_space_is_a_preposition_not_a_thousand():
     assert amount_values("в 5 к обеду", min_bare=1) == {Decimal("5.00")}
+
+
+@pytest.mark.parametrize(("text", "low", "high"), [
+    ("платёж на 74 с чем-то тысячи", "74000", "75000"),
+    ("74 с лишним тыс", "74000", "75000"),
+    ("the 74-odd thousand charge", "74000", "75000"),
+    ("86 тысяч", "85500", "86500"),
+])
+def test_somewhere_in_a_thousand_is_a_range(text, low, high):
+    (mention,) = amounts_in(text, years=False)
+    assert (mention.value - mention.slack, mention.value + mention.slack) == (
+        Decimal(low), Decimal(high))
