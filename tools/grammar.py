@@ -635,7 +635,7 @@ _RETRACTED = re.compile(
     r"\b(?:ok|okay|oh|ah)[,.]? no\b|\bno wait\b|\bmy bad\b|\bfalse alarm\b|\ball good\b|"
     r"\bnot (?:needed|necessary) any ?more\b|"
     r"(?:^|[.!?,]\s*)отмена\s*[.!]*\s*$|\b(?:а|ой|ах)[,.]? (?:нет|всё|все)\b|"
-    r"\bложная тревога\b|\bне актуально\b|\bвсё верно\b|\bвсе верно\b",
+    r"\bложная тревога\b|\bне ?актуально\b|\bвсё верно\b|\bвсе верно\b",
     re.IGNORECASE)
 _FOUND = re.compile(r"\b(?:found it|it'?s here|here it is|"
                     r"нашл[аи]сь|нашлась|нашел|нашла|вот она|вот он|под диваном)\b", re.IGNORECASE)
