@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 from accounts.categories import categories_named, categories_of_word
 from accounts.money import DateMention, amounts_in, dates_in, normalised, weeks_in
 from disputes.reasons import DISPUTE_REASONS
+from tools.lexicon import LEXICON
 
 T = TypeVar("T")
 
@@ -53,34 +54,19 @@ _BARE_FOUR = re.compile(r"(?<![\d.,])(\d{4})(?![\d.,]\d)")
 _YEAR_MONTH = re.compile(r"(?<![\d.,-])\d{4}-(?:0[1-9]|1[0-2])(?![\d-])")
 
 # --- the verbs ----------------------------------------------------------------------
-# Base forms only: "blocked", "blocking", "disputes", «заблокирована» are not requests.
-_EN_VERBS = {
-    "block": BLOCK_CARD, "freeze": BLOCK_CARD, "lock": BLOCK_CARD, "deactivate": BLOCK_CARD,
-    "disable": BLOCK_CARD, "suspend": BLOCK_CARD,
-    "unblock": UNBLOCK_CARD, "unfreeze": UNBLOCK_CARD, "unlock": UNBLOCK_CARD,
-    "reactivate": UNBLOCK_CARD,
-    "dispute": RAISE_DISPUTE, "contest": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE,
-    "refund": RAISE_DISPUTE,
-}
+# Each write tool's words are its catalog entry's (tools/catalog/<tool>.words.yaml, read
+# by tools/lexicon.py). Base forms only: "blocked", "blocking", "disputes",
+# «заблокирована» are not requests.
+_EN_VERBS = LEXICON.en_verbs
 # Nouns opened by a verb: "open a dispute", "file a chargeback".
-_EN_NOUNS = {"dispute": RAISE_DISPUTE, "chargeback": RAISE_DISPUTE, "charge-back": RAISE_DISPUTE,
-             "refund": RAISE_DISPUTE, "claim": RAISE_DISPUTE, "block": BLOCK_CARD}
+_EN_NOUNS = LEXICON.en_nouns
 _EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "initiate",
                "make", "issue", "put", "place"}
 # Spoken forms too: «заблочьте», «блокни», «блокайте», «разблочь», «опротестуйте».
-_RU_IMPERATIVE = re.compile(
-    r"^(?:заблокируй(?:те)?|блокируй(?:те)?|заблочь(?:те)?|блочь(?:те)?|блокни(?:те)?|"
-    r"заблокай(?:те)?|блокай(?:те)?|заморозь(?:те)?|оспорь(?:те)?|оспаривай(?:те)?|"
-    r"опротестуй(?:те)?|разблокируй(?:те)?|разблочь(?:те)?|разблокни(?:те)?|разморозь?(?:те)?)$")
-_RU_INFINITIVE = re.compile(r"^(?:заблокировать|блокировать|заблочить|заморозить|оспорить|"
-                            r"оспаривать|опротестовать|разблокировать|разблочить|разморозить)$")
-# Russian verb stems, unblocking first: «разблокировать» also holds «блок».
-_RU_STEMS = (("разблок", UNBLOCK_CARD), ("разблоч", UNBLOCK_CARD), ("размор", UNBLOCK_CARD),
-             ("заблок", BLOCK_CARD), ("заблоч", BLOCK_CARD), ("блок", BLOCK_CARD),
-             ("блоч", BLOCK_CARD), ("замор", BLOCK_CARD))
+_RU_IMPERATIVE = LEXICON.ru_imperative
+_RU_INFINITIVE = LEXICON.ru_infinitive
 _RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
                       r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
-_RU_NOUN = re.compile(r"^(?:спор|диспут|претензи[юя]|чарджбэк|опротестовани[ея])$")
 # "хотел(а)" alone is a wish in the past; with "бы" it is a polite request.
 _RU_GOVERNORS = {"хочу", "хотим", "нужно", "надо", "необходимо", "прошу", "можно",
                  "просим", "пожалуйста", "можете", "можешь", "помогите", "помоги", "требую",
@@ -587,14 +573,7 @@ def _offered(text: str, requested: set[str], mentioned: frozenset[str]) -> froze
 
 # The verbs' written forms a misspelling is measured against (one edit, or two for a long
 # word: a swap, a missing, extra or wrong letter). A misspelling only offers buttons.
-_TYPO_TARGETS = {
-    **{word: op for word, op in _EN_VERBS.items() if len(word) >= 4},
-    **dict.fromkeys(("заблокируйте", "заблокируй", "заблокировать", "блокируйте",
-                     "заморозьте", "заблочьте"), BLOCK_CARD),
-    **dict.fromkeys(("разблокируйте", "разблокируй", "разблокировать", "разморозьте",
-                     "разблочьте"), UNBLOCK_CARD),
-    **dict.fromkeys(("оспорьте", "оспорь", "оспорить", "опротестуйте"), RAISE_DISPUTE),
-}
+_TYPO_TARGETS = LEXICON.typos
 
 
 def misspelt_operation(word: str) -> str | None:
@@ -739,16 +718,9 @@ def _words(text: str) -> list[str]:
 def _operations_named(sentence: str) -> set[str]:
     found = set()
     for word in _words(sentence):
-        if word in _EN_VERBS:
-            found.add(_EN_VERBS[word])
-        elif word.startswith(("разблокир", "разблоч", "разморо", "разморож")):
-            found.add(UNBLOCK_CARD)
-        elif word.startswith(("заблокир", "блокир", "заблоч", "блоч", "блокн", "блокай",
-                              "заблокай", "замороз", "заморож")):
-            found.add(BLOCK_CARD)
-        elif word.startswith(("оспор", "оспар", "диспут", "спор", "опротест")) and not (
-                word.startswith("спорт")):
-            found.add(RAISE_DISPUTE)
+        operation = LEXICON.mentioned(word)
+        if operation is not None and not word.startswith("спорт"):  # a sport is no dispute
+            found.add(operation)
     return found
 
 
@@ -778,12 +750,8 @@ def _clauses(sentence: str) -> list[str]:
 
 
 # "I want my card blocked", «хочу, чтобы вы заблокировали карту»: a wish for a result.
-_EN_PARTICIPLES = {"blocked": BLOCK_CARD, "frozen": BLOCK_CARD, "locked": BLOCK_CARD,
-                   "deactivated": BLOCK_CARD, "unblocked": UNBLOCK_CARD,
-                   "unfrozen": UNBLOCK_CARD, "unlocked": UNBLOCK_CARD,
-                   "reactivated": UNBLOCK_CARD, "disputed": RAISE_DISPUTE,
-                   "contested": RAISE_DISPUTE, "charged-back": RAISE_DISPUTE}
-_RU_WISHED = re.compile(r"^(?:заблокировали|заморозили|разблокировали|разморозили|оспорили)$")
+_EN_PARTICIPLES = LEXICON.en_participles
+_RU_WISHED = LEXICON.ru_wished
 _STATE_WORDS = {"is", "was", "were", "been", "be", "being", "are", "got", "get", "gets",
                 "has", "have", "had", "already", "уже"}
 
@@ -862,13 +830,14 @@ def _operation_at(words: list[str], index: int) -> str | None:
             index > 1 and words[index - 1] in {"a", "the", "an"}
             and words[index - 2] in _EN_OPENERS | _EN_WANT)):
         return _EN_NOUNS[word]
-    if _RU_NOUN.match(word) and index and _RU_OPEN.match(words[index - 1]):
-        return RAISE_DISPUTE
+    noun = LEXICON.ru_noun(word)
+    if noun and index and _RU_OPEN.match(words[index - 1]):
+        return noun
     return None
 
 
 def _ru_operation(word: str) -> str:
-    return next((op for stem, op in _RU_STEMS if word.startswith(stem)), RAISE_DISPUTE)
+    return LEXICON.ru_operation(word) or RAISE_DISPUTE
 
 
 # "block it so they can't charge anything", «заблокируйте, чтобы ничего не списали»: a
@@ -981,7 +950,7 @@ def _ru_request(words: list[str], index: int) -> bool:
     if _RU_IMPERATIVE.match(word) or _RU_OPEN.match(word):
         return True
     opener = index
-    if _RU_NOUN.match(word) and index:
+    if LEXICON.ru_noun(word) and index:
         opener = index - 1
         if _RU_OPEN.match(words[opener]) and not words[opener].endswith(("ть",)):
             return True
@@ -1148,9 +1117,7 @@ def _is_cyrillic(token: str) -> bool:
 
 def _is_operation_word(word: str) -> bool:
     return bool(_RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word) or _RU_OPEN.match(word)
-                or _RU_NOUN.match(word)) or word.startswith(("заблокир", "разблокир", "размор", "оспор",
-                                                             "оспар", "заблоч", "разблоч",
-                                                             "опротест"))
+                or LEXICON.ru_noun(word)) or word.startswith(LEXICON.operation_stems)
 
 
 def _strip_reasons(text: str) -> str:

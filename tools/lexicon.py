@@ -1,0 +1,101 @@
+"""The words of the write tools, as their catalog entries keep them (issue 22, point 2).
+
+Each write tool's vocabulary is data beside its catalog entry —
+``tools/catalog/<tool>.words.yaml``: its English verbs, nouns and participles, its
+Russian imperatives, infinitives, stems and nouns, the words that mention it, and the
+forms a misspelling is measured against. The request grammar (tools/grammar.py) reads
+them all through one ``Lexicon``; its rules — command position, negation, doubt,
+binding — stay code, the same for every tool. A new write tool brings its words file and
+is read like the others (tests/tools/test_lexicon.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CATALOG_DIR = Path(__file__).resolve().parent / "catalog"
+SUFFIX = ".words.yaml"
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    operations: tuple[str, ...]
+    en_verbs: dict[str, str]  # "freeze" → block_card
+    en_nouns: dict[str, str]  # "chargeback" → raise_dispute ("file a chargeback")
+    en_participles: dict[str, str]  # "blocked" → block_card ("I want it blocked")
+    ru_imperative: re.Pattern[str]  # «заблокируй(те)», «оспорь(те)»
+    ru_infinitive: re.Pattern[str]
+    ru_wished: re.Pattern[str]  # «…, чтобы вы заблокировали»
+    ru_stems: tuple[tuple[str, str], ...]  # longest first: «разблок» before «блок»
+    ru_nouns: tuple[tuple[re.Pattern[str], str], ...]  # «спор» in «откройте спор»
+    mentions: tuple[tuple[str, str], ...]  # prefixes that name an operation at all
+    operation_stems: tuple[str, ...]  # prefixes of words that never describe an object
+    typos: dict[str, str]  # the forms a misspelling is one edit from
+
+    def ru_operation(self, word: str) -> str | None:
+        """The operation a Russian verb form is of, by its stem."""
+        return next((op for stem, op in self.ru_stems if word.startswith(stem)), None)
+
+    def ru_noun(self, word: str) -> str | None:
+        return next((op for pattern, op in self.ru_nouns if pattern.fullmatch(word)), None)
+
+    def mentioned(self, word: str) -> str | None:
+        if word in self.en_verbs:
+            return self.en_verbs[word]
+        return next((op for stem, op in self.mentions if word.startswith(stem)), None)
+
+
+def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
+    """Every ``*.words.yaml`` in ``directory``: the operation is the file's name."""
+    words = {path.name.removesuffix(SUFFIX): _read(path)
+             for path in sorted(directory.glob(f"*{SUFFIX}"))}
+    if not words:
+        raise ValueError(f"no {SUFFIX} files in {directory}")
+
+    def pairs(language: str, key: str) -> list[tuple[str, str]]:
+        return [(word, op) for op, data in words.items() for word in data[language][key]]
+
+    def alternation(key: str, ending: str = "") -> re.Pattern[str]:
+        forms = sorted((w for w, _ in pairs("ru", key)), key=len, reverse=True)
+        return re.compile(rf"^(?:{'|'.join(f'(?:{w}){ending}' for w in forms)})$")
+
+    en_verbs = dict(pairs("en", "verbs"))
+    return Lexicon(
+        operations=tuple(words),
+        en_verbs=en_verbs,
+        en_nouns=dict(pairs("en", "nouns")),
+        en_participles=dict(pairs("en", "participles")),
+        ru_imperative=alternation("imperatives", "(?:те)?"),
+        ru_infinitive=alternation("infinitives"),
+        ru_wished=alternation("wished"),
+        ru_stems=tuple(sorted(pairs("ru", "stems"), key=lambda p: -len(p[0]))),
+        ru_nouns=tuple((re.compile(w), op) for w, op in pairs("ru", "nouns")),
+        mentions=tuple(sorted(pairs("ru", "mentions"), key=lambda p: -len(p[0]))),
+        operation_stems=tuple(w for w, _ in pairs("ru", "operation_words")),
+        typos={**{w: op for w, op in en_verbs.items() if len(w) >= 4},
+               **{w: op for op, data in words.items() for w in data["typos"]}},
+    )
+
+
+_KEYS = {"en": ("verbs", "nouns", "participles"),
+         "ru": ("imperatives", "infinitives", "stems", "wished", "nouns", "mentions",
+                "operation_words")}
+
+
+def _read(path: Path) -> dict[str, Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for language, keys in _KEYS.items():
+        missing = [k for k in keys if not isinstance((data.get(language) or {}).get(k), list)]
+        if missing:
+            raise ValueError(f"{path.name}: {language}: each of {', '.join(missing)} must be a list")
+    if not isinstance(data.get("typos"), list):
+        raise ValueError(f"{path.name}: typos must be a list")
+    return dict(data)
+
+
+LEXICON = load_lexicon()
