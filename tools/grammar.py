@@ -924,25 +924,18 @@ def _en_request(words: list[str], index: int) -> bool:
     return before[-1] in {"let's", "lets"} or before[-2:] == ["let", "us"]
 
 
-# Words that make what follows them not a command: a subject, an auxiliary or modal, a
-# question word, a condition, a negation, "to". One or two other short words before an
-# imperative are an interjection or a misspelt "please" ("ayo", "bruh", "plese").
-_NOT_INTERJECTIONS = {
-    "i", "we", "you", "he", "she", "they", "it", "i'll", "i'd", "we'll", "they'll", "you'll",
-    "did", "do", "does", "will", "would", "should", "shall", "could", "can", "may", "might",
-    "must", "is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "gonna",
-    "going", "wanna", "to", "not", "no", "never", "cant", "dont", "wont", "didnt", "shouldnt",
-    "why", "what", "when", "where", "how", "who", "which", "whether", "if", "unless", "once",
-    "after", "until", "till", "maybe", "perhaps", "probably", "or", "auto", "my",
-    "your", "his", "her", "their", "our", "the", "a", "an", "this", "that", "card", "cards",
-}
+# One or two words before an imperative that only color it: an interjection, a greeting,
+# a plea, or a "please" misspelt ("ayo block it", "bruh dispute", "plese block").
+_INTERJECTIONS = {"ayo", "yo", "bruh", "bro", "omg", "ugh", "hey", "hi", "hello", "ok", "okay",
+                  "dude", "man", "guys", "lol", "um", "uh", "hmm", "oh", "oi", "welp", "well",
+                  "look", "listen", "alright", "right", "sorry", "sry", "urgent", "urgently",
+                  "quick", "yes", "yeah", "yep", "ffs", "pls", "plz", "fam", "mate", "sir"}
 
 
 def _interjections(before: list[str]) -> bool:
     return len(before) <= 2 and all(
-        w.isalpha() and len(w) <= 6 and w not in _NOT_INTERJECTIONS and w not in _NEGATIONS
-        and w not in _QUESTION_START and w not in _EN_WANT and w not in _EN_POLITE
-        and not w.endswith(("ed", "ing")) for w in before)
+        w in _INTERJECTIONS or (len(w) >= 4 and OSA.distance(w, "please") <= 2 and w[0] == "p")
+        for w in before)
 
 
 def _ru_request(words: list[str], index: int) -> bool:

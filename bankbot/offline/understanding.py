@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from accounts.categories import CATEGORIES, categories_named
-from tools.grammar import misspelt_operation, plain_words
+from tools.grammar import RAISE_DISPUTE, misspelt_operation, plain_words, read_request
 
 from .months import MONTH_BY_NAME, MonthMention, find_month
 from .periods import Period, find_period
@@ -352,14 +352,18 @@ def _understood(text: str, today: date, intent: Intent | None) -> CustomerReques
     intent = intent or write_intent(text, plain, loss=True)
     if intent in ("unblock", "block"):
         return replace(base, intent=intent, card=find_card(_without_dates(text, mention)))
-    if _about_disputes(text) and not DISPUTE_OPEN_RE.search(plain):
+    # A dispute the mandate reads as asked for is one, however it is worded («можно открыть
+    # спор по оплате в Глово?»): the model is at least as generous as the mandate.
+    asked = {r.operation for r in read_request(typed, today=today).requests}
+    if _about_disputes(text) and not DISPUTE_OPEN_RE.search(plain) and RAISE_DISPUTE not in asked:
         found = DISPUTE_REF_RE.search(text)
         return replace(base, intent="disputes", dispute=f"D-{found['number']}" if found else None)
-    if TWICE_RE.search(text) and not DISPUTE_VERB_RE.search(plain) and intent != "dispute":
+    if TWICE_RE.search(text) and not DISPUTE_VERB_RE.search(plain) and intent != "dispute" and (
+            RAISE_DISPUTE not in asked):
         return replace(base, intent="duplicates",
                        merchant=find_merchant(typed) or _capitalised_name(typed))
     if DISPUTE_RE.search(plain) or DISPUTE_OPEN_RE.search(plain) or find_reference(text) or (
-            intent == "dispute"):
+            intent == "dispute") or RAISE_DISPUTE in asked:
         return replace(_dispute(text, mention, base), merchant=find_merchant(typed))
     if BALANCE_RE.search(text):
         return replace(base, intent="balance")

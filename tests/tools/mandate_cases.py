@@ -385,6 +385,8 @@ HAND_WRITTEN: list[tuple] = [
     ("ayo block card 4242", {"B:4242"}),
     ("plese block card 5505", {"B:5505"}),
     ("why block card 4242?", NOTHING),
+    ("status of dispute T-3001", NOTHING),
+    ("pending dispute T-3001", NOTHING),
     ("they block card 4242 every time I travel", NOTHING),
     ("I didn't block card 4242 so it can't be that", NOTHING),
     ("maybe block card 4242", NOTHING),
