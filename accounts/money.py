@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.text import without_hidden
 from errors import InvalidInput
 
 CENT = Decimal("0.01")
@@ -509,10 +510,6 @@ def weeks_in(text: str, *, today: date) -> list[tuple[int, int, tuple[date, ...]
 
 
 def normalised(text: str) -> str:
-    """NFKC, with invisible characters (zero-width, bidi controls, soft hyphens) removed."""
-    text = unicodedata.normalize("NFKC", text or "")
-    return INVISIBLE.sub("", text)
-
-
-INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
-                       "\U000e0000-\U000e007f]")
+    """NFKC, with every invisible character (accounts.text: zero-width, bidi controls,
+    soft hyphens, variation selectors, fillers, tags) removed."""
+    return without_hidden(unicodedata.normalize("NFKC", text or ""))

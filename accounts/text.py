@@ -14,15 +14,29 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Soft hyphen, combining grapheme joiner, Arabic letter mark, Mongolian vowel
-# separator, zero-width spaces and joiners, direction marks, bidi embeddings and
-# overrides (U+202A–U+202E) and isolates (U+2066–U+2069), word joiner and
-# invisible operators, deprecated format characters, BOM.
-INVISIBLE_RE = re.compile(
-    "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
-)
+# The one definition of the characters a person cannot see (issue 23): soft hyphen,
+# combining grapheme joiner, Arabic letter mark, Hangul fillers (U+115F, U+1160, U+3164,
+# U+FFA0), Khmer inherent vowels, Mongolian variation selectors and vowel separator,
+# zero-width spaces and joiners, direction marks, bidi embeddings and overrides
+# (U+202A–U+202E) and isolates (U+2066–U+2069), word joiner and invisible operators,
+# deprecated format characters, the braille blank, variation selectors (U+FE00–U+FE0F and
+# the supplement), BOM, interlinear annotation marks, shorthand and musical format
+# controls. The statement page, the chat, admin and the lab show each (``reveal_hidden``);
+# the grammar, the answer check and every reader strip them (``HIDDEN_RE``).
+_INVISIBLE = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+              "\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+              "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0100-\U000e01ef")
+INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 # Unicode "tag" characters mirror ASCII at U+E0000 + code point ("ASCII smuggling").
-TAG_RUN_RE = re.compile("[\U000e0000-\U000e007f]+")
+_TAGS = "\U000e0000-\U000e007f"
+TAG_RUN_RE = re.compile(f"[{_TAGS}]+")
+# Everything hidden, tags included: what is taken out before text is read.
+HIDDEN_RE = re.compile(f"[{_INVISIBLE}{_TAGS}]")
+
+
+def without_hidden(text: str) -> str:
+    """The text with every character a person cannot see taken out."""
+    return HIDDEN_RE.sub("", text)
 
 
 def reveal_hidden(text: str) -> str:

@@ -19,7 +19,8 @@ from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from accounts.money import INVISIBLE, amount_values, amounts_in, number_word
+from accounts.money import amount_values, amounts_in, number_word
+from accounts.text import without_hidden
 
 # A bare number below this is a count ("3 cards"), not an amount; with a currency,
 # decimals or grouping ("99 ₸", "15.00", "2 050") it is one. Years are skipped.
@@ -199,7 +200,7 @@ def _host(link: str) -> str:
 
 
 def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
-    shown = INVISIBLE.sub("", text or "")  # a zero-width space must not split a number
+    shown = without_hidden(text or "")  # a zero-width space must not split a number
     cleaned = _MARKDOWN_IMAGE.sub("[image removed]", shown)
     cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
     cleaned = _HTML_TAG.sub("[removed]", cleaned)

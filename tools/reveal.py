@@ -16,7 +16,7 @@ import re
 import unicodedata
 
 # Which characters hide text is one fact, kept where every page that shows such text reads it.
-from accounts.text import INVISIBLE_RE, TAG_RUN_RE, decode_tags
+from accounts.text import TAG_RUN_RE, decode_tags, without_hidden
 
 # Hyphens and dashes NFKC leaves alone; "T\u20111004" is still "T-1004".
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63", "-"))
@@ -60,7 +60,7 @@ def reveal(text: str) -> str:
 def normalise(text: str) -> str:
     """Invisible characters dropped, compatibility forms folded (NFKC turns
     fullwidth "ｄｉｓｐｕｔｅ" into "dispute"), dashes unified, look-alikes resolved."""
-    text = INVISIBLE_RE.sub("", text)
+    text = without_hidden(text)
     text = unicodedata.normalize("NFKC", text).translate(DASHES)
     return LETTERS_RE.sub(lambda word: _one_script(word.group()), text)
 
