@@ -176,7 +176,7 @@ strange weird odd unfamiliar unblock unblocked unblocking unfreeze unfrozen unlo
 reactivate last latest recent most newest biggest largest first today
 yesterday week month year kzt ₸ я мне мой моя мое моё мои моего моей мою меня ты вы вам вас ваш
 ваша ваше нее него ней ним нему них это этот эта эту этого этой эти тот та то те его ее её
-их он она они мы нас нам и или ту того более менее самая самое
+их он она они мы нас нам и или ту того более менее самая самое тоже также
 а но же ли бы вот тут там здесь так как что чтобы в во на по за из от до для с со к ко у о об
 при про без пожалуйста спасибо привет здравствуйте добрый день утро вечер ок хорошо да хочу
 хотел хотела нужно надо прошу можете помогите давайте карта карту карты картой карте картах
@@ -508,15 +508,22 @@ def read_request(text: str, *, today: date) -> Reading:
         if operation is None and not neg and previous_op and _bare_identifier(clause):
             clauses[index] = (clause, previous_op, False)
         elif (operation is None and not neg and previous_op == RAISE_DISPUTE
-              and clause in after_and and _listed_object(clause)):
+              and clause in after_and and _listed_object(clause, today)):
             clauses[index] = (clause, previous_op, False)
             listed.add(index)
     context = [c for c, op, neg in clauses if op is None and not neg]
     requests = []
+    previous: TargetWords | None = None
     for index, (clause, operation, neg) in enumerate(clauses):
         if operation is None or neg:
             continue
         own = _target(clause, operation, today)
+        if index in listed and previous is not None and not (own.words or own.references):
+            # "the Magnum one on the 13th and the one on the 16th", «магнум за пятницу и за
+            # понедельник тоже»: the second names its day; the merchant is the first's.
+            own = replace(own, words=previous.words, names=previous.names,
+                          neighbours=previous.neighbours)
+        previous = own
         shared = [_target(c, operation, today, story=True) for c in context]
         target = own
         points_back = own.empty and bool(_BACK_REFERENCE.search(clause))
@@ -653,7 +660,25 @@ def _excludes(clause: str, today: date) -> bool:
     negated = any(w in _NEGATIONS or w.endswith("n't") for w in words)
     described = _REFERENCE.search(rest) or _BARE_FOUR.search(rest) or any(
         w not in STOPWORDS and w not in _NEGATIONS for w in words)
+    if negated and _told_of_oneself(words) and not _AIMED.search(rest):
+        return False  # "I haven't been to Magnum", «я там не была»: the story, not a choice
     return negated and bool(described) and _names_object(rest, today)
+
+
+# "I don't mean T-1002", «я не про 5505»: a person ruling an object out; any other verb
+# after "I … not" tells what happened ("I haven't been to Magnum this month").
+_MEANT = {"mean", "meant", "want", "need", "refer", "referring", "talking", "asking", "про",
+          "имею", "имела", "имел", "говорю", "нужно", "надо", "прошу"}
+
+
+def _told_of_oneself(words: list[str]) -> bool:
+    """A negated statement with the customer as its subject, about something else than
+    which object they mean."""
+    first = next((i for i, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't")), None)
+    if first is None or not ({"i", "we", "я", "мы"} & set(words[:first + 1]) or words[first] in (
+            "i'm", "i've", "i'd")):
+        return False
+    return not _MEANT & set(words[first:first + 4])
 
 
 # "not the Magnum one", «а не 5505», "but not T-1002": a negation aimed at an object. A
@@ -696,9 +721,13 @@ def _digits_only(story: TargetWords, *, keep_label: bool = False) -> TargetWords
                        descriptors=story.descriptors if keep_label else frozenset())
 
 
-def _listed_object(clause: str) -> bool:
-    """A clause of one to three words that only name an object: "the Wolt order", «сулпак»,
-    "the Technodom one" — no person, no verb form, no negation."""
+def _listed_object(clause: str, today: date) -> bool:
+    """A clause of one to three words that only name an object, maybe with its day: "the
+    Wolt order", «сулпак», "the Small payment from the 10th", "the one on 16 November",
+    «за понедельник тоже» — no person, no verb form, no negation, no amount."""
+    days = dates_in(clause, today=today)
+    for mention in sorted(days, key=lambda d: -d.start):
+        clause = clause[:mention.start] + " " + clause[mention.end:]
     if re.search(r"\d", clause) or amounts_in(clause, min_bare=1):
         return False  # a figure is the first object's amount or part, not another object
     if _strip_reasons(clause) != clause:
@@ -707,7 +736,7 @@ def _listed_object(clause: str) -> bool:
     if any(w in _NOT_AN_OBJECT or w in _NEGATIONS or w.endswith("n't") for w in every):
         return False
     words = [w for w in every if w not in _COORDINATED and w not in STOPWORDS]
-    return 1 <= len(words) <= 3 and not any(
+    return (1 if not days else 0) <= len(words) <= 3 and not any(
         re.search(r"(?:ed|ing|л|ла|ли|ло|ть|ешь|ет|ют|ят)$", w) for w in words)
 
 

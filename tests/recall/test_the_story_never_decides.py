@@ -67,3 +67,24 @@ def test_a_second_object_listed_with_and_is_a_second_request(recall_world):
 def test_a_week_said_is_every_day_it_may_mean(recall_world, text, allowed):
     granted = {g.target for g in mandate_for(customer=recall_world, text=text).grants}
     assert granted == allowed
+
+
+@pytest.mark.parametrize(("text", "allowed"), [
+    # "I haven't been to Magnum" tells why; it does not rule T-5006 out (it once did).
+    ("Please dispute T-5005 and T-5006, I haven't been to Magnum this month",
+     {"T-5005", "T-5006"}),
+    # … while a customer who says which one they do not mean still rules it out of the
+    # request (so T-5006 is never granted; both Magnum payments fitting, it is buttons).
+    ("dispute the Magnum payment, I don't mean T-5006", set()),
+    ("dispute T-5005, not T-5006", {"T-5005"}),
+    # A second object named by its day takes the first one's merchant.
+    ("dispute the Magnum purchase on 13 November and the one on 16 November",
+     {"T-5006", "T-5005"}),
+    ("оспорьте магнум за пятницу и за понедельник тоже", {"T-5006", "T-5005"}),
+    ("Dispute the Chocofamily bill and the Small payment from the 10th.", {"T-5010", "T-5011"}),
+    # A figure after "and" is the first object's, never a second object.
+    ("dispute the Chocofamily bill and the 8,400 one", set()),
+])
+def test_a_second_object_and_a_story_are_read_apart(recall_world, text, allowed):
+    granted = {g.target for g in mandate_for(customer=recall_world, text=text).grants}
+    assert granted == allowed
