@@ -103,7 +103,7 @@ _NOT_AMOUNTS = [
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{1,2}:\d{2}\b"
                # 03.10, 15.09: a day and a month; but "15.00" and "5.05 ₸" are amounts.
                r"|(?<![\d.,])(?:0[1-9]\.(?:0[1-9]|1[0-2])|(?:[1-9]|[12]\d|3[01])\.0[1-9])\b"
-               rf"(?!\s*(?i:{_CURRENCY}))"),
+               rf"(?!\s*(?i:{_CURRENCY}|млн|тыс|тыщ|лям|k\b|m\b|mln|mn\b|million|thousand))"),
     re.compile(r"(?<![\w-])[TDPТ]-?\d{2,}\b", re.IGNORECASE),
     re.compile(r"(?:••••|\*{2,4}|x{4}|ending(?: in)?|ends? (?:in|with)|card|карт\w*|"
                r"(?:о|за)канчива\w*(?: на)?)\s*(?:•+\s*|\*+\s*)?\d{4}(?!\d|[.,]\d)", re.IGNORECASE),
@@ -117,7 +117,8 @@ _DIGITS = re.compile(
     # «к» only right after the digits: "5 к обеду" is a preposition.
     # "74 с чем-то тысячи", "74-odd thousand": somewhere in the next unit.
     r"(?P<approx>\s*(?:с\s+чем-?то|с\s+лишним|с\s+копейками|-?odd|something|-ish)(?=\s*\w))?"
-    r"(?P<scale>к|\s*(?:k|тыс\w*\.?|тыщ\w*|косар\w*|thousand|grand|млн\.?|million|лям\w*))?"
+    r"(?P<scale>к|m(?:ln|n)?(?![a-z])|\s*(?:k|тыс\w*\.?|тыщ\w*|косар\w*|thousand|grand|млн\.?"
+    r"|mln\.?|mn|million|лям\w*))?"
     rf"(?P<currency>\s*{_CURRENCY})?(?![\w])",
     re.IGNORECASE,
 )
@@ -142,7 +143,7 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
             continue
         scale = (match["scale"] or "").strip().lower()
         if scale:
-            value *= 1_000_000 if scale.startswith(("млн", "million", "лям")) else 1000
+            value *= 1_000_000 if scale.startswith(("млн", "лям", "m")) else 1000
         currency = bool(match["currency"]) or bool(
             _CURRENCY_BEFORE.search(blanked[:match.start()]))
         decorated = currency or bool(scale) or not raw.isdigit()
@@ -153,7 +154,7 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
             continue  # "12 с копейками" alone is not read as an amount here
         if scale:
             decimals = len(re.split(r"[.,]", raw)[1]) if re.search(r"[.,]\d{1,2}$", raw) else 0
-            unit = Decimal(1_000_000 if scale.startswith(("млн", "million", "лям")) else 1000)
+            unit = Decimal(1_000_000 if scale.startswith(("млн", "лям", "m")) else 1000)
             slack = unit / (10 ** decimals) / 2
             if match["approx"]:  # 74,000–75,000
                 value += unit / (10 ** decimals) / 2

@@ -53,6 +53,18 @@ _PHONE = re.compile(
     rf"|{_NOT_BEFORE}\d{{3}}-\d{{2}}-\d{{2}}"  # 123-45-67
     r")(?![\d.,]?\d)(?!\s*(?i:₸|kzt|тг|тенге|tenge))"  # "+15 000 000 000 ₸" is money
 )
+# Spelt out a digit or two at a time, to slip past the formats above: "8-7-0-1-…",
+# "8 7 0 1 …", "87.01.23.45.67" — ten digits or more in groups of one or two.
+_SPELT_PHONE = re.compile(r"(?<![\w.,])\+?\d{1,2}(?:\s?[\s.\-/·_]\s?\d{1,2}){4,}(?![\w.,]?\d)")
+# A link written so that it does not look like one: "example[.]kz", "example (dot) kz",
+# "example dot com", «пример точка kz», "hxxp://": read as the link it is.
+_SPOKEN_TLDS = ("kz|ru|com|net|org|info|io|co|me|cc|ly|tk|ua|by|uz|kg|su|us|uk|de|cn|tv|ws|to"
+                "|xyz|top|online|site|shop|store|app|pro|рф|қаз")
+_DEFANGED_DOT = re.compile(r"\s*[\[({]\s*(?:\.|dot|точка)\s*[\])}]\s*"
+                           rf"|(?<=[\w-]{{3}})\s+(?:dot|точка)\s+(?=(?:{_SPOKEN_TLDS})\b)",
+                           re.IGNORECASE)
+_DEFANGED_SCHEME = re.compile(r"\bhxxp(s?)://", re.IGNORECASE)
+_DEFANGED_AT = re.compile(r"\s*[\[({]\s*(?:at|собака)\s*[\])}]\s*", re.IGNORECASE)
 # A number of days, hours or percent is not money: "more than 120 days", "0.5%".
 _QUANTITY = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?[\s-]*(?:%|(?:per ?cent|days?|hours?|minutes?"
                        r"|months?|years?|процент\w*|дн(?:я|ей)|день|час\w*|минут\w*|месяц\w*"
@@ -182,7 +194,8 @@ def _contacts_in(text: str) -> list[_Contact]:
         if (host.lower().startswith("www.") or m["path"] or tld.lower() in _TLDS
                 or (len(tld) == 2 and tld.isascii() and (tld.islower() or tld.isupper()))):
             add("link", m.start(), m.end(), _host(m.group(0)))
-    for m in _PHONE.finditer(text):
+    spelt = [m for m in _SPELT_PHONE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 10]
+    for m in [*_PHONE.finditer(text), *spelt]:  # spelt: ten digits at least, not a date
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) == 11 and digits.startswith("8"):
             digits = "7" + digits[1:]  # 8 700 … and +7 700 … are one number in Kazakhstan
@@ -201,6 +214,8 @@ def _host(link: str) -> str:
 
 def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     shown = without_hidden(text or "")  # a zero-width space must not split a number
+    # A defanged link is a link: written back as one, so it is judged (and cut) as one.
+    shown = _DEFANGED_AT.sub("@", _DEFANGED_SCHEME.sub(r"http\1://", _DEFANGED_DOT.sub(".", shown)))
     cleaned = _MARKDOWN_IMAGE.sub("[image removed]", shown)
     cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
     cleaned = _HTML_TAG.sub("[removed]", cleaned)
