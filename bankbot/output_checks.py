@@ -10,6 +10,7 @@ Amounts are read by ``accounts.money``, as the mandate reads them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -144,6 +145,20 @@ class _Figures:
     def contacts(self) -> set[str]:
         return set() if self.by_customer else {c.key for c in _contacts_in(self.text)}
 
+    @cached_property
+    def facts(self) -> dict[str, set[str]]:
+        """The bank's facts a claim must equal: balances and totals (as figures) and
+        disputes' statuses, from a tool result's own fields (never External ones)."""
+        found: dict[str, set[str]] = {"balance": set(), "total": set(), "status": set()}
+        if self.by_customer:
+            return found
+        try:
+            data = json.loads(self._text)
+        except ValueError:
+            return found
+        _collect_facts(data, found)
+        return found
+
 
 def _bank_text(content: str) -> str:
     """The bank-written strings of a tool result (JSON), one per line; text that is
@@ -175,6 +190,88 @@ def _collect_bank_strings(data: Any, pieces: list[str]) -> None:
         pieces.append(data)
     elif isinstance(data, int | float) and not isinstance(data, bool):
         pieces.append(str(data))
+
+
+_FACT_KEYS = {"balance_kzt": "balance", "balance": "balance", "total_kzt": "total"}
+
+
+def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
+    if isinstance(data, dict):
+        if "external_text" in data:
+            return
+        for key, value in data.items():
+            if key in _FACT_KEYS and isinstance(value, str | int | float):
+                with contextlib.suppress(ArithmeticError):
+                    found[_FACT_KEYS[key]].add(f"{Decimal(str(value)):.2f}")
+            elif key == "status" and isinstance(value, str):
+                found["status"].add(value)
+            else:
+                _collect_facts(value, found)
+    elif isinstance(data, list):
+        for value in data:
+            _collect_facts(value, found)
+
+
+# Claims a sentence makes about the bank's facts: a figure said to be the balance or a
+# total must be the balance or the total the bank computed (issue 23, point 1) — a
+# charge's real amount stated as "your balance" is a false claim all the same.
+_CLAIMS = {
+    "balance": re.compile(r"\bbalance\b|\bбаланс\w*|\bостат(?:ок|ке|ка|ку)\b", re.IGNORECASE),
+    "total": re.compile(r"\b(?:in )?total\b|\baltogether\b|\bвсего\b|\bитого\b|\bв сумме\b",
+                        re.IGNORECASE),
+}
+# A dispute's status in words, and the stored status each word claims.
+_STATUS_WORDS = (
+    (re.compile(r"\b(?:approved|refunded|resolved|accepted|won|compensated|одобрен\w*"
+                r"|удовлетвор\w*|решен\w*|возвращен\w*)\b", re.IGNORECASE), "resolved"),
+    (re.compile(r"\b(?:rejected|declined|denied|отклон[её]н\w*|отказан\w*)\b", re.IGNORECASE),
+     "rejected"),
+)
+_DISPUTE_WORD = re.compile(r"\bdisputes?\b|\bclaims?\b|\bспор\w*|\bпретензи\w*", re.IGNORECASE)
+_NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|пока не)\b\W*(?:\w+\W+){0,2}$",
+                      re.IGNORECASE)
+# A clause: up to a full stop, a semicolon or a comma that is not inside a number.
+_CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
+STATUS_REMOVED = "[status removed]"
+
+
+class _Claim(NamedTuple):
+    kind: str  # "balance" | "total" | "status"
+    value: str  # the figure ("18760.00") or the status ("resolved") claimed
+    start: int
+    end: int
+    marker: str
+
+
+def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
+    """Figures said to be a balance or a total, and statuses said of a dispute."""
+    found: list[_Claim] = []
+    for sentence in _CLAUSE.finditer(text):
+        said = sentence.group(0)
+        inside = [m for m in mentions if sentence.start() <= m.start < sentence.end()]
+        for kind, pattern in _CLAIMS.items():
+            word = pattern.search(said)
+            if word and inside:  # the figure nearest the word is the one claimed
+                at = sentence.start() + word.start()
+                m = min(inside, key=lambda m: abs(m.start - at))
+                found.append(_Claim(kind, f"{m.value:.2f}", m.start, m.end, AMOUNT_REMOVED))
+        if not _DISPUTE_WORD.search(said):
+            continue
+        for pattern, status in _STATUS_WORDS:
+            for word in pattern.finditer(said):
+                if not _NOT_YET.search(said[:word.start()]):  # "not approved yet" claims nothing
+                    start = sentence.start() + word.start()
+                    found.append(_Claim("status", status, start, start + len(word.group(0)),
+                                        STATUS_REMOVED))
+    return found
+
+
+_CLAIM_PROBLEMS = {
+    "balance": "The assistant stated a balance that is not your balance; it was removed.",
+    "total": "The assistant stated a total the bank did not compute; it was removed.",
+    "status": "The assistant described a dispute's status that does not match your "
+              "records; it was removed.",
+}
 
 
 def _contacts_in(text: str) -> list[_Contact]:
@@ -212,6 +309,11 @@ def _host(link: str) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
+def _claims_possible(text: str) -> bool:
+    return any(p.search(text) for p in _CLAIMS.values()) or bool(
+        _DISPUTE_WORD.search(text) and any(p.search(text) for p, _ in _STATUS_WORDS))
+
+
 def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     shown = without_hidden(text or "")  # a zero-width space must not split a number
     # A defanged link is a link: written back as one, so it is judged (and cut) as one.
@@ -229,20 +331,30 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     mentions = amounts_in(blanked, min_bare=_MIN_BARE)
     unfound = {m.value for m in mentions}
     unvouched = {c.key for c in contacts}
-    for figures in known if unfound or unvouched else ():
+    # A figure said to be the balance or a total, a status said of a dispute: each must be
+    # that fact in the bank's results, not only a figure the bank wrote somewhere.
+    claims = _claims_in(cleaned, mentions) if _claims_possible(cleaned) else []
+    unmet = {(c.kind, c.value) for c in claims}
+    for figures in known if unfound or unvouched or unmet else ():
         unfound -= figures.amounts if unfound else set()
         unvouched -= figures.contacts if unvouched else set()
-        if not unfound and not unvouched:
+        unmet -= {(kind, value) for kind, value in unmet if value in figures.facts[kind]}
+        if not unfound and not unvouched and not unmet:
             break
 
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
     cuts = [(c.start, c.end, _REMOVED[c.kind]) for c in contacts if c.key in unvouched]
+    false = [c for c in claims if (c.kind, c.value) in unmet
+             and not (c.marker == AMOUNT_REMOVED and Decimal(c.value) in unfound)]
+    cuts += list(dict.fromkeys((c.start, c.end, c.marker) for c in false))
+    claimed = {c.kind for c in false}
     removed |= {c.kind for c in contacts if c.key in unvouched}
     cuts += [(m.start, m.end, AMOUNT_REMOVED) for m in mentions if m.value in unfound]
     for start, end, marker in sorted(cuts, reverse=True):
         cleaned = cleaned[:start] + marker + cleaned[end:]
     problems = [sentence for kind, sentence in _PROBLEMS.items() if kind in removed]
+    problems += [sentence for kind, sentence in _CLAIM_PROBLEMS.items() if kind in claimed]
     if unfound:
         shown_amounts = ", ".join(f"{a:.2f}" for a in sorted(unfound))
         problems.append(f"The assistant stated amounts that do not match your records "

@@ -3,6 +3,7 @@ missed (issue 23, point 1): generated, and none reaches the customer."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,3 +64,43 @@ def test_the_banks_own_figures_and_ordinary_words_pass():
                           "That dot on the map is the shop. Dispute within 120 days.",
                           known_text=KNOWN)
     assert not answer.flagged, answer.problems
+
+
+# --- a real figure claimed as another fact, a status that is not the dispute's --------
+
+RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "count": 1}',
+           '{"transactions": [{"reference": "T-1", "amount_kzt": "18760.00"},'
+           ' {"reference": "T-2", "amount_kzt": "4200.00"}], "total_kzt": "22960.00"}',
+           '{"disputes": [{"reference": "D-1", "status": "in_review"}]}']
+
+
+@pytest.mark.parametrize("answer", [
+    "Your balance is 18,760.00 ₸.",
+    "Остаток на счёте: 18 760,00 ₸.",
+    "In total you spent 18,760.00 ₸ this month.",
+    "Итого вы потратили 4 200,00 ₸.",
+])
+def test_a_bank_figure_claimed_as_another_fact_is_removed(answer):
+    checked = check_answer(answer, known_text=RESULTS)
+    assert checked.flagged and "[amount removed]" in checked.text
+
+
+@pytest.mark.parametrize("answer", [
+    "Your dispute D-1 was approved and refunded.",
+    "Ваш спор D-1 одобрен.",
+    "The claim was rejected.",
+])
+def test_a_status_the_dispute_does_not_have_is_removed(answer):
+    checked = check_answer(answer, known_text=RESULTS)
+    assert checked.flagged and "[status removed]" in checked.text
+
+
+@pytest.mark.parametrize("answer", [
+    "Your balance is 100,000.00 ₸.",
+    "In total you spent 22,960.00 ₸; the biggest charge was 18,760.00 ₸.",
+    "Your dispute D-1 is in review; it has not been approved yet.",
+    "Остаток: 100 000,00 ₸. Всего 22 960,00 ₸.",
+])
+def test_true_claims_pass(answer):
+    checked = check_answer(answer, known_text=RESULTS)
+    assert not checked.flagged, checked.problems
