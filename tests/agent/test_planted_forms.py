@@ -74,25 +74,18 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
            '{"disputes": [{"reference": "D-1", "status": "in_review"}]}']
 
 
-@pytest.mark.parametrize("answer", [
-    "Your balance is 18,760.00 ₸.",
-    "Остаток на счёте: 18 760,00 ₸.",
-    "In total you spent 18,760.00 ₸ this month.",
-    "Итого вы потратили 4 200,00 ₸.",
+@pytest.mark.parametrize(("answer", "marker"), [
+    ("Your balance is 18,760.00 ₸.", "[amount removed]"),
+    ("Остаток на счёте: 18 760,00 ₸.", "[amount removed]"),
+    ("In total you spent 18,760.00 ₸ this month.", "[amount removed]"),
+    ("Итого вы потратили 4 200,00 ₸.", "[amount removed]"),
+    ("Your dispute D-1 was approved and refunded.", "[status removed]"),
+    ("Ваш спор D-1 одобрен.", "[status removed]"),
+    ("The claim was rejected.", "[status removed]"),
 ])
-def test_a_bank_figure_claimed_as_another_fact_is_removed(answer):
+def test_a_figure_or_a_status_that_is_not_the_fact_claimed_is_removed(answer, marker):
     checked = check_answer(answer, known_text=RESULTS)
-    assert checked.flagged and "[amount removed]" in checked.text
-
-
-@pytest.mark.parametrize("answer", [
-    "Your dispute D-1 was approved and refunded.",
-    "Ваш спор D-1 одобрен.",
-    "The claim was rejected.",
-])
-def test_a_status_the_dispute_does_not_have_is_removed(answer):
-    checked = check_answer(answer, known_text=RESULTS)
-    assert checked.flagged and "[status removed]" in checked.text
+    assert checked.flagged and marker in checked.text
 
 
 @pytest.mark.parametrize("answer", [

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.models import Customer
+from bankbot import turns
 from bankbot.models import Conversation
 from tools.catalog import CATALOG
 from tools.catalog.block_card import BlockCardArgs
@@ -112,3 +113,14 @@ async def receive_until(communicator: WebsocketCommunicator, marker: str,
         fragments.append(fragment)
         if marker in fragment:
             return fragments
+
+
+@pytest.fixture
+def bound(settings: Any) -> Any:
+    """Sets this worker's bound on turns in flight (BANKBOT_MAX_TURNS_PER_WORKER)."""
+    def set_bound(size: int) -> None:
+        settings.BANKBOT_MAX_TURNS_PER_WORKER = size
+        turns.reset_for_tests()
+
+    yield set_bound
+    turns.reset_for_tests()

@@ -55,16 +55,6 @@ def filtered(monkeypatch) -> FilteredModel:
     return model
 
 
-@pytest.fixture
-def bound(settings):
-    def set_bound(size: int) -> None:
-        settings.BANKBOT_MAX_TURNS_PER_WORKER = size
-        turns.reset_for_tests()
-
-    yield set_bound
-    turns.reset_for_tests()
-
-
 def failures(conversation) -> int:
     return conversation.messages.filter(role="assistant", payload__error="model_filtered").count()
 

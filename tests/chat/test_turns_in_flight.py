@@ -67,16 +67,6 @@ def model_server(settings):
         server.server_close()
 
 
-@pytest.fixture
-def bound(settings):
-    def set_bound(size: int) -> None:
-        settings.BANKBOT_MAX_TURNS_PER_WORKER = size
-        turns.reset_for_tests()
-
-    yield set_bound
-    turns.reset_for_tests()
-
-
 async def slots_freed() -> None:
     """Wait until every turn's thread has ended (or the cap passes), then check."""
     for _ in range(CAP_SECONDS * 20):
