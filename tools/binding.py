@@ -194,6 +194,9 @@ def bind_transaction(customer: Customer, request: Request, source: str) -> Grant
     if len(target.references) > 1 or len(target.cards) > 1 or len(target.amounts) > 1:
         return Unbound(operation, "ambiguous", "more than one transaction was described")
     candidates = list(_candidates(customer, target))
+    if len(candidates) >= CANDIDATE_LIMIT and (target.position is not None or target.size):
+        # "the first …" among more rows than were read: the first read may not be the first.
+        return Unbound(operation, "ambiguous", "too many payments to count which one is meant")
     described = _describing(target, candidates)
     if not (described.references or described.words) and described.words != target.words:
         # Words that name none of the customer's merchants, and nothing else that
@@ -327,6 +330,13 @@ def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction
     if days:
         return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
             "-posted_at", "-id")[:CANDIDATE_LIMIT]
+    if not (target.amounts or target.rounded or target.words or target.soft or target.kinds):
+        # Only a month, a week, a card or a position ("the first purchase in November",
+        # "the last one on my virtual card"): the newest rows of the month, checked in Python.
+        wanted = Q()
+        for mention in target.dates:
+            wanted &= Q(posted_at__month=mention.month)
+        return rows.filter(wanted).order_by("-posted_at", "-id")[:CANDIDATE_LIMIT]
     wanted = Q(amount__in=list(target.amounts)) if target.amounts else Q(pk__in=[])
     for value, slack in target.rounded:
         wanted |= Q(amount__gte=value - slack, amount__lte=value + slack)

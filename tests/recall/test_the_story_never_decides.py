@@ -4,8 +4,14 @@ what it names; it never picks another object, card or amount (G7)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+from decimal import Decimal
+
 import pytest
 
+from accounts.models import Transaction
+from tests.recall.world import NOW
+from tools.binding import CANDIDATE_LIMIT
 from tools.mandate import mandate_for
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +94,25 @@ def test_a_week_said_is_every_day_it_may_mean(recall_world, text, allowed):
 def test_a_second_object_and_a_story_are_read_apart(recall_world, text, allowed):
     granted = {g.target for g in mandate_for(customer=recall_world, text=text).grants}
     assert granted == allowed
+
+
+@pytest.mark.parametrize(("text", "allowed"), [
+    # Only a month and a position: counted among that month's payments.
+    ("оспорьте самую первую покупку в ноябре", {"T-5013"}),
+    ("dispute the first purchase on my virtual card this month", {"T-5013"}),
+    ("dispute the last purchase on my virtual card", {"T-5009"}),
+])
+def test_a_position_said_of_a_month_or_a_card_counts_their_payments(recall_world, text, allowed):
+    granted = {g.target for g in mandate_for(customer=recall_world, text=text).grants}
+    assert granted == allowed
+
+
+def test_a_position_is_never_counted_among_more_payments_than_were_read(recall_world):
+    account = recall_world.accounts.get()
+    Transaction.objects.bulk_create(
+        Transaction(account=account, reference=f"T-7{n:04d}", amount=Decimal("100.00"),
+                    posted_at=NOW - timedelta(minutes=5 * (n + 1)), merchant="Vending", mcc="5814")
+        for n in range(CANDIDATE_LIMIT))
+    # The first payment of November is T-5013 (1 Nov), but the newest rows read are today's.
+    assert not mandate_for(customer=recall_world, text="dispute the first purchase in November"
+                           ).grants
