@@ -44,9 +44,10 @@ _SIMILAR = 70.0
 
 def transaction_candidates(customer: Customer, target: TargetWords, *,
                            among: Collection[str] | None = None,
-                           limit: int = OFFERED) -> tuple[str, ...]:
+                           limit: int = OFFERED, min_fit: float = -1.0) -> tuple[str, ...]:
     """The references of the customer's disputable transactions that best fit
-    ``target``, best first (``among``: only these references)."""
+    ``target``, best first (``among``: only these references; ``min_fit``: only those
+    that fit better than this)."""
     today = timezone.localdate()
     rows = customer_transactions(customer=customer).select_related("card")
     if among is not None:
@@ -56,9 +57,9 @@ def transaction_candidates(customer: Customer, target: TargetWords, *,
         rows = rows.filter(posted_at__gte=oldest)
     pool = [t for t in rows.order_by("-posted_at", "-id")[:POOL]
             if dispute_window_open(timezone.localdate(t.posted_at))]
-    ranked = sorted(enumerate(pool), key=lambda item: (-transaction_fit(item[1], target, today),
-                                                       item[0]))
-    return tuple(txn.reference for _, txn in ranked[:limit])
+    fits = [(transaction_fit(txn, target, today), index, txn) for index, txn in enumerate(pool)]
+    ranked = sorted((f for f in fits if f[0] > min_fit), key=lambda f: (-f[0], f[1]))
+    return tuple(txn.reference for _, _, txn in ranked[:limit])
 
 
 def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float:

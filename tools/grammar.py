@@ -130,8 +130,8 @@ _QUESTION_START = {"is", "are", "was", "were", "did", "does", "do", "has", "have
 _REASON_PATTERNS = {
     "charged_twice": r"\b(?:charged twice|twice|double[- ]?charged?|duplicate\w*|two times|"
                      r"дважды|два раза|двойн\w+|повторн\w+|задвоил\w*)\b",
-    "not_received": r"\b(?:never (?:received|arrived|got|came|delivered)|not (?:received|"
-                    r"delivered|arrived)|didn'?t (?:receive|get|arrive|come)|haven'?t "
+    "not_received": r"\b(?:never (?:even )?(?:received|arrived|got|came|deliver\w*)|not (?:received|"
+                    r"deliver\w*|arrived)|didn'?t (?:receive|get|arrive|come)|haven'?t "
                     r"(?:received|got)|no delivery|не получил\w*|не доставил\w*|не пришл\w*|"
                     r"не пришел|не привезл\w*|не доставлен\w*)\b",
     "wrong_amount": r"\b(?:wrong amount|overcharged|charged too much|too much|more than|"
@@ -144,7 +144,7 @@ _REASON_PATTERNS = {
                       r"not mine|(?:wasn'?t|isn'?t|was not|is not) (?:mine|me)|"
                       r"unauthori[sz]ed|fraud\w*|"
                       r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
-                      r"не оплачивал\w*|не моя|не мой|не мое|мошенн\w+|неизвестн\w+)\b",
+                      r"не оплачивал\w*|не моя|не мой|не мое|не мои|мошенн\w+|неизвестн\w+)\b",
 }
 _REASON_RES = {code: re.compile(p, re.IGNORECASE) for code, p in _REASON_PATTERNS.items()}
 
@@ -189,6 +189,7 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 такси кафе ресторан аптека доставка сервис онлайн не узнаю узнаю совершал совершала покупал
 оплачивал мошенники мошенничество последний последнюю последняя последней недавний самую самый
 крупную сегодня вчера
+плз плиз пж пжлст плс ваще вообще просто
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
@@ -333,7 +334,7 @@ class Reading:
 # is still a refusal. Verbs that also mean something else ("stop", "cancel", «отключите»)
 # count only with a card right after them.
 _CARD_AHEAD = (r"(?=\s+(?:(?:my|the|this|that|our|a|мою|мой|мне|эту|эта|пожалуйста)\s+){0,2}"
-               r"(?:\S+\s+){0,2}?(?:card|visa|mastercard|master|debit|credit|virtual|gold|"
+               r"(?:\S+\s+){0,2}?(?:card|visa|mastercard|master|debit|credit|cc|virtual|gold|"
                r"карт\w*|кредитк\w*|дебетк\w*|виртуалк\w*|голд\w*|мастер\w*|виз\w*|"
                r"•|\*{2,}|\d{4}\b))")
 def _said_plainly(match: re.Match[str]) -> str:
@@ -351,8 +352,10 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
          r"that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
         (r"\b(?:would|will) it be possible (?:for you )?to\b", "could you"),
         (r"\b(?:may|can|could) i ask you to\b", "could you"),
+        (r"\b(?:may|can|could) (?:i|we) (?:please|kindly)\b", "please"),
         (r"\b(?:would|could) you be (?:so )?kind (?:as to|and)\b|\bbe so kind (?:as to|and)\b"
-         r"|\bi (?:kindly |hereby )?(?:ask|request) (?:you|that you)(?: to)?\b"
+         r"|\bi(?:'d| would)?(?: kindly| hereby| like to)? (?:ask|request) (?:you|that you)"
+         r"(?: to)?\b"
          r"|\bбудьте (?:так )?добры\b|\bбудь (?:так )?добр\b", "please"),
         (r"\b(?:can|could|shall) we\b(?= (?:please |just |now )?(?:block|freeze|lock|unblock|"
          r"unfreeze|unlock|dispute|contest|refund|reverse)\b)", "could you"),
@@ -379,12 +382,14 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
          "block"),
         # "my debit card's gone, kill it": the card said before, in the same sentence
-        (r"(\b(?:card|visa|mastercard|debit|credit|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
+        (r"(\b(?:card|visa|mastercard|debit|credit|cc|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
          r"|shut|switch|turn)( it| her)(?: down| off)?\b", r"\1block\2"),
         (r"\b(?:останови|отключи|приостанови|выключи|выруби|вырубай)(?:те)?\b(?:\s+действие)?"
          + _CARD_AHEAD, "заблокируйте"),
         (r"\b(?:выруби|вырубай)(?:те)? (?:ее|её|его|их)\b", "заблокируйте её"),
         (r"\bпоставь(?:те)? на стоп\b", "заблокируйте"),
+        (r"\bпоставь(?:те)? (?:мне )?(?:блок|блокировку) на\b", "заблокируйте"),
+        (r"\bпоставить (?:мне )?(?:блок|блокировку) на\b", "заблокировать"),
         # unblock
         (r"\b(?:lift|remove|take off|drop|release) (?:the |my )?(?:block|hold|freeze|lock)"
          r"(?: (?:on|from))?\b", "unblock"),
@@ -396,6 +401,11 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(?:включи|открой|активируй)(?:те)? (?:обратно|снова|опять|заново)\b", "разблокируйте"),
         (r"\b(?:включить|открыть|активировать) ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
          r"разблокировать \1"),
+        (r"\b(?:обратно|снова|опять|заново) (?:включи|активируй)(?:те)?\b", "разблокируйте"),
+        (r"\b(?:обратно|снова|опять|заново) (?:включить|активировать)\b", "разблокировать"),
+        # «верните в работу мою Gold»: back in service is an unblock, not a refund
+        (r"\bверн(?:и|ите) ((?:\S+ ){0,3}?)в (?:работу|строй)\b", r"разблокируйте \1"),
+        (r"\bвернуть ((?:\S+ ){0,3}?)в (?:работу|строй)\b", r"разблокировать \1"),
         (r"\b(card(?: \d{4})?|one|it) back on\b(?! (?:the|my|your))", r"unblock \1"),
         # dispute
         (r"\b(?:challenge|reverse|claw back|charge back)\b(?= (?:the|my|this|that|it|t-?\d))",
@@ -420,6 +430,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\bотмени(?:те)? (?=(?:это |этот |эту )?(?:списани|платеж|оплат|операци|транзакци))",
          "оспорьте "),
         (r"\bверн(?:и|ите)\b(?! карт)", "оспорьте"),
+        # "You can unblock it now." — leave given, not a question ("you can block it?")
+        (r"\byou (?:can|may) (?:now |just |go ahead and )?(?=(?:block|freeze|lock|unblock|"
+         r"unfreeze|unlock|reactivate|dispute|contest)\b[^?]*(?:[.!]|$))", "please "),
     ))
 
 
@@ -439,7 +452,24 @@ def plain_words(text: str) -> str:
     """The message with its idioms said plainly (see IDIOMS)."""
     for pattern, plain in IDIOMS:
         text = pattern.sub(plain, text)
-    return text
+    return _done_for_me(text)
+
+
+# "How do I get my money back for the flight? Please start that for me.", «Как
+# заблокировать карту? Сделайте это.»: "do it" is the one operation the message names.
+_DO_IT = re.compile(r"\b(?:do|start|begin|initiate|process|handle) (it|that|this)\b"
+                    r"(?=\s+(?:for me|please|now)\b|\s*[.!]|\s*$)"
+                    r"|\b(?:сделай|оформи|запусти)(?:те)? (это|так|его|ее)\b(?!\s+сам)",
+                    re.IGNORECASE)
+
+
+def _done_for_me(text: str) -> str:
+    named = _operations_named(text)
+    if len(named) != 1 or not _DO_IT.search(text):
+        return text
+    english, russian = LEXICON.plain[next(iter(named))]
+    return _DO_IT.sub(lambda m: (russian if _is_cyrillic(m.group(0)) else english) + " "
+                      + (m.group(1) or m.group(2)), text)
 
 
 def read_request(text: str, *, today: date) -> Reading:
@@ -550,9 +580,14 @@ def read_request(text: str, *, today: date) -> Reading:
         # "dispute T-5006, they overcharged me by 3,760" is a part, never the whole.
         story_priced = any(e.amounts or e.partial or e.rounded or e.half or e.references
                            or e.cards for e in shared)
+        # Every amount said beside the request, in its story too: a smaller one may be
+        # the part meant («в заказе на 43к товара на 13 тыс не было, оспорьте эти 13 тыс»).
+        # (A round figure, "86k", said beside it is weighed against the row granted:
+        # mandate._maybe_a_part.)
         loose = tuple(amount for c in [*excluded, *asked_about]
                       for t in [_target(c, operation, today, story=True)]
-                      for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded)))
+                      for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded))
+                      ) + tuple(amount for t in [*shared, own] for amount in t.amounts)
         requests.append(Request(operation, target,
                                 _reason(text) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
@@ -562,13 +597,17 @@ def read_request(text: str, *, today: date) -> Reading:
         return Reading(unsure="the message gives more than one reason for the dispute",
                        mentioned=mentioned)
     return Reading(requests=tuple(requests), mentioned=mentioned,
-                   offered=_offered(text, {r.operation for r in requests}, mentioned))
+                   offered=_offered(text, {r.operation for r in requests}, mentioned,
+                                    sentences))
 
 
-def _offered(text: str, requested: set[str], mentioned: frozenset[str]) -> frozenset[str]:
-    """What the message points at without plainly asking: a disowned payment (_DISOWN)
-    or a misspelt verb ("blcok", «заблакируйте»: misspelt_operation)."""
-    offered = set()
+def _offered(text: str, requested: set[str], mentioned: frozenset[str],
+             sentences: list[str]) -> frozenset[str]:
+    """What the message points at without plainly asking: a disowned payment (_DISOWN),
+    a misspelt verb ("blcok", «заблакируйте»: misspelt_operation), or — where nothing
+    was read as a request — an operation's verb said outside a question and not refused
+    (_pointed_at): the customer gets its buttons, never a dead end."""
+    offered = set() if requested else _pointed_at(sentences)
     if RAISE_DISPUTE not in mentioned and _DISOWN.search(text):
         offered.add(RAISE_DISPUTE)
     if not _is_question(text) or _polite(_words(text)):
@@ -580,6 +619,23 @@ def _offered(text: str, requested: set[str], mentioned: frozenset[str]) -> froze
 
 # The verbs' written forms a misspelling is measured against (one edit, or two for a long
 # word: a swap, a missing, extra or wrong letter). A misspelling only offers buttons.
+def _pointed_at(sentences: list[str]) -> set[str]:
+    """Operations whose verb (or opened noun) stands in a statement, neither negated nor
+    asked about: "I would ask that a dispute be opened for the Kaspi order", «карту 3391
+    надо бы того, заблокировать» — a request the grammar could not read as one."""
+    pointed = set()
+    for sentence in sentences:
+        if _is_question(sentence):
+            continue
+        words = _words(sentence)
+        for index in range(len(words)):
+            operation = _operation_at(words, index)
+            if operation and not (_negated(words[max(0, index - 3):index])
+                                  or _negated_after(_until_purpose(words[index + 1:]))):
+                pointed.add(operation)
+    return pointed
+
+
 _TYPO_TARGETS = LEXICON.typos
 
 
@@ -662,7 +718,21 @@ def _excludes(clause: str, today: date) -> bool:
         w not in STOPWORDS and w not in _NEGATIONS for w in words)
     if negated and _told_of_oneself(words) and not _AIMED.search(rest):
         return False  # "I haven't been to Magnum", «я там не была»: the story, not a choice
+    if negated and not _AIMED.search(rest) and _negations_tell(words):
+        return False  # "ordered on Glovo without asking me", «86к за эйр астану не мои»
     return negated and bool(described) and _names_object(rest, today)
+
+
+# Words after a negation that make it the object's story or the customer disowning it:
+# "never (even) arrived", "without asking", «не мои», "not mine" — never a choice
+# between objects, which names one ("not the Magnum one": _AIMED).
+_DISOWNED = {"mine", "me", "мой", "моя", "мое", "мои", "я", "мной"}
+
+
+def _negations_tell(words: list[str]) -> bool:
+    return all(any(_past_form(w) or (len(w) > 4 and w.endswith("ing")) or w in _DISOWNED
+                   for w in words[index + 1:index + 3])
+               for index, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't"))
 
 
 # "I don't mean T-1002", «я не про 5505»: a person ruling an object out; any other verb
@@ -721,13 +791,20 @@ def _digits_only(story: TargetWords, *, keep_label: bool = False) -> TargetWords
                        descriptors=story.descriptors if keep_label else frozenset())
 
 
+# A relative clause tells about its noun: "the Wolt order that never came", «глово,
+# который не привезли».
+_RELATIVE = re.compile(r",?\s*\b(?:which|that|who|котор\w*)\b.*$", re.IGNORECASE | re.DOTALL)
+
+
 def _listed_object(clause: str, today: date) -> bool:
     """A clause of one to three words that only name an object, maybe with its day: "the
     Wolt order", «сулпак», "the Small payment from the 10th", "the one on 16 November",
     «за понедельник тоже» — no person, no verb form, no negation, no amount."""
-    days = dates_in(clause, today=today)
-    for mention in sorted(days, key=lambda d: -d.start):
-        clause = clause[:mention.start] + " " + clause[mention.end:]
+    clause = _RELATIVE.sub("", clause)  # "and the Kaspi one, which never came"
+    days = [(d.start, d.end) for d in dates_in(clause, today=today)] + [
+        (start, end) for start, end, _ in weeks_in(clause, today=today)]
+    for start, end in sorted(days, reverse=True):
+        clause = clause[:start] + " " + clause[end:]
     if re.search(r"\d", clause) or amounts_in(clause, min_bare=1):
         return False  # a figure is the first object's amount or part, not another object
     if _strip_reasons(clause) != clause:
@@ -753,11 +830,15 @@ def _operations_named(sentence: str) -> set[str]:
     return found
 
 
+# «какой-то», «кто-нибудь», «где-либо»: an indefinite pronoun, not a question word.
+_INDEFINITE = re.compile(r"^\W*\w+-(?:то|нибудь|либо)\b", re.IGNORECASE)
+
+
 def _is_question(sentence: str) -> bool:
     words = _words(sentence)
     if not words:
         return False
-    first = words[0]
+    first = words[0] if not _INDEFINITE.match(sentence) else ""
     if sentence.rstrip().endswith("!"):  # «сколько можно ждать, заблокируйте!»: rhetorical
         return False
     return sentence.rstrip().endswith("?") or first in _QUESTION_START or (
@@ -819,7 +900,7 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
             continue
         before = _own_predicate(words[:index], words[index])
         after = _until_purpose(_words(_strip_reasons(" ".join(words[index + 1:]))))
-        if _negated(before) or any(w in _NEGATIONS or w.endswith("n't") for w in after):
+        if _negated(before) or _negated_after(after):
             return operation, True
         if _en_request(words, index) or _ru_request(words, index) or _object_first(words, index):
             if question and not _polite(before):
@@ -909,6 +990,23 @@ def _own_predicate(before: list[str], verb: str) -> list[str]:
     return before
 
 
+# "dispute the Wolt 12350 never delivered", «оспорьте глово, не привезли»: a negation
+# before a past form tells the object's story; it does not refuse the request.
+_EN_PAST_IRREGULAR = {"came", "got", "arrived", "showed", "made", "bought", "sent", "did",
+                      "went", "took", "gave", "paid", "had", "was", "were", "happened"}
+
+
+def _past_form(word: str) -> bool:
+    return (word in _EN_PAST_IRREGULAR or (len(word) > 4 and word.endswith(("ed", "rd")))
+            or bool(_RU_PAST.match(word)))
+
+
+def _negated_after(after: list[str]) -> bool:
+    return any((w in _NEGATIONS or w.endswith("n't")) and not (
+        index + 1 < len(after) and _past_form(after[index + 1]))
+        for index, w in enumerate(after))
+
+
 def _negated(before: list[str]) -> bool:
     # "не могли бы вы заблокировать" is a polite request, not a refusal.
     joined = " ".join(before)
@@ -918,6 +1016,8 @@ def _negated(before: list[str]) -> bool:
 
 
 def _polite(before: list[str]) -> bool:
+    while before and before[0] in _INTERJECTIONS and before[0] not in {"pls", "plz"}:
+        before = before[1:]  # "Hi, please dispute …?": a greeting before the plea
     if before and before[0] in {"please", "pls", "plz", "kindly", "пожалуйста", "плиз"}:
         return True  # "Please block 3391 for me?": a request, whatever its mark
     joined = " ".join(before)
@@ -1107,7 +1207,7 @@ _SIZES = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, patte
 # card", «дебетку», "the Mastercard", «голду», "the virtual one". Read for card operations.
 CARD_DESCRIPTORS = {
     "debit": r"debit|дебет\w*",
-    "credit": r"credit|кредит\w*",
+    "credit": r"credit|cc|кредит\w*",
     "virtual": r"virtual|online(?:[- ]only)?|виртуал\w*|онлайн|интернет\w*",
     "physical": r"physical|plastic|пластик\w*|пластиков\w*|физическ\w*",
     "gold": r"gold(?:en)?|голд\w*|золот\w*",

@@ -36,6 +36,7 @@ class Lexicon:
     mentions: tuple[tuple[str, str], ...]  # prefixes that name an operation at all
     operation_stems: tuple[str, ...]  # prefixes of words that never describe an object
     typos: dict[str, str]  # the forms a misspelling is one edit from
+    plain: dict[str, tuple[str, str]]  # block_card → ("block", «заблокируйте»): its plain verb
 
     def ru_operation(self, word: str) -> str | None:
         """The operation a Russian verb form is of, by its stem."""
@@ -79,6 +80,8 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
         operation_stems=tuple(w for w, _ in pairs("ru", "operation_words")),
         typos={**{w: op for w, op in en_verbs.items() if len(w) >= 4},
                **{w: op for op, data in words.items() for w in data["typos"]}},
+        plain={op: (data["en"]["verbs"][0], data["ru"]["imperatives"][0] + "те")
+               for op, data in words.items()},
     )
 
 

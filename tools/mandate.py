@@ -28,6 +28,10 @@ from tools.catalog import CATALOG, ToolSpec
 from tools.catalog.rows import card_row
 from tools.grammar import DEFAULT_REASON, REASONS, Request, TargetWords, read_request
 
+# A listed object that binds nothing keeps its buttons when a payment fits it this well
+# (tools/candidates.py: a merchant's name nearly said, or its day).
+LISTED_FIT = 0.5
+
 __all__ = ["REASONS", "DEFAULT_REASON", "Grant", "Unbound", "Mandate", "mandate_for",
            "mandate_from_ui", "name_words", "bind_request", "read_request", "Request",
            "TargetWords", "CANDIDATE_LIMIT", "SHOWN_CANDIDATES"]
@@ -94,8 +98,11 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
             alone = bind_request(customer, replace(request, target=request.own), source)
             bound = alone if isinstance(alone, Grant) else bound
         if request.listed and isinstance(bound, Unbound) and bound.problem in (
-                "no_match", "no_target"):
-            continue  # "… and tell me my balance" named no object: not a second request
+                "no_match", "no_target") and not transaction_candidates(
+                    customer, request.target, limit=1, min_fit=LISTED_FIT):
+            # "… and tell me my balance" named no object: not a second request. One that
+            # nearly names a payment ("… и еще волт за воскресенье") gets its buttons.
+            continue
         if isinstance(bound, Grant) and _maybe_a_part(request, bound):
             bound = _offering(customer, Unbound(
                 request.operation, "unsure", "an amount said beside it may be the part meant",
@@ -115,8 +122,12 @@ def _maybe_a_part(request: Request, grant: Grant) -> bool:
     """A whole charge granted while a smaller amount was said elsewhere in the message
     ("… there was no pizza for 4 500. Refund it."): that may be the part meant."""
     whole = not (request.target.partial or request.target.half)
-    return (whole and grant.amount is not None
-            and any(0 < amount < grant.amount for amount in request.loose_amounts))
+    if not whole or grant.amount is None:
+        return False
+    return (any(0 < amount < grant.amount for amount in request.loose_amounts)
+            # a round figure well short of the row («…на 13 тыс не было, оспорьте эти 13 тыс»)
+            or any(value > 0 and value + margin < grant.amount
+                   for value, margin in request.target.rounded))
 
 
 def bind_request(customer: Customer, request: Request, source: str) -> Grant | Unbound:

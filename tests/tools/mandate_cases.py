@@ -417,6 +417,40 @@ HAND_WRITTEN: list[tuple] = [
     ("dispute the 4200 taxi charge", NOTHING),  # Acme Rides and Yandex Go are both taxis
     ("dispute the 15000 taxi charge", NOTHING),  # no taxi of 15000
     ("dispute the restaurant charge", NOTHING),  # Acme Food, or Acme Company: it has no code
+    # polite frames and idioms in the customer's words (the third blind set, 2026-12-01)
+    ("I would kindly ask you to open a dispute for T-3001", {"D:T-3001"}),
+    ("Hi, may I please dispute T-3009?", {"D:T-3009"}),
+    ("May I dispute T-3009?", NOTHING),  # asking leave, not asking: buttons
+    ("Found card 6006 in my bag. You can switch it back on now.", {"U:6006"}),
+    ("You can block card 4242?", NOTHING),
+    ("You can't block card 4242 now.", NOTHING),
+    ("поставьте блок на карту 4242", {"B:4242"}),
+    ("не ставьте блок на карту 4242", NOTHING),
+    ("верните в работу карту 6006", {"U:6006"}),
+    ("Нашла карту 6006. Можно её снова включить.", {"U:6006"}),
+    ("Нашла карту 4242, можно её не блокировать.", NOTHING),
+    ("How do I dispute T-3001? Please do it for me.", {"D:T-3001"}),
+    ("How do I block card 4242? I'll do it myself.", NOTHING),
+    ("Как заблокировать карту 4242? Сделайте это.", {"B:4242"}),
+    ("Как заблокировать карту 4242? Сделаю это сама.", NOTHING),
+    # a negation before a past form tells the object's story; before an object, it chooses
+    ("dispute the Acme Food 15000 never deliverd", {"D:T-3001::not_received"}),
+    ("dispute the Acme Food order, not the one that arrived", {"D:T-3001"}),
+    ("dispute T-3001, not T-3009", {"D:T-3001"}),
+    ("кто-то снял 43000 в Kaspi, это не я, верните деньги", {"D:T-3009::not_recognised"}),
+    ("какой-то магазин снял 43000, это не я, оспорьте", {"D:T-3009::not_recognised"}),
+    ("какой-то платёж, не мой, это T-3009? Не оспаривайте пока.", NOTHING),
+    ("эти 43к за каспи не мои, откатите", {"D:T-3009::not_recognised"}),
+    ("My son ordered on Acme Food without asking me. I want that payment disputed.",
+     {"D:T-3001"}),
+    ("dispute the Acme Food charge, I didn't order it, not Coffee Boom", {"D:T-3001::not_recognised"}),
+    # a round figure well short of the row named beside it may be the part meant
+    ("в заказе Kaspi на 43к одного товара на 13 тыс не было, оспорьте эти 13 тыс",
+     {"D:T-3009:13000.00:not_received"}, NOTHING),
+    ("dispute the 99k Air Astana flight", {"D:T-3005"}),
+    # a second object listed that nearly names a payment gets buttons, never a grant
+    ("dispute T-3001 and also the Kaspi one", {"D:T-3001", "D:T-3009"}),
+    ("dispute T-3001 and tell me my balance", {"D:T-3001"}),
 ]
 
 # Template expansions: the same forms over several targets.
