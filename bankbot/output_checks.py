@@ -20,6 +20,8 @@ from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+from django.utils.translation import gettext
+
 from accounts.money import amount_values, amounts_in, number_word
 from accounts.text import without_hidden
 
@@ -75,14 +77,50 @@ _MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
 
 _FIGURE = re.compile(r"\d{1,15}\.\d\d")
 
-AMOUNT_REMOVED = "[amount removed]"
-_REMOVED = {"link": "[link removed]", "e-mail": "[e-mail removed]",
-            "phone": "[phone number removed]"}
-_PROBLEMS = {
-    "link": "The answer linked to another website; the link was removed.",
-    "e-mail": "The answer gave an e-mail address the bank did not give; it was removed.",
-    "phone": "The answer gave a phone number the bank did not give; it was removed.",
-}
+
+
+def _marker(kind: str) -> str:
+    """What the check writes where it removed something, in the customer's language
+    (the active one): "amount" (a figure nothing vouches for, or one said to be a
+    fact it is not), "status", "link", "e-mail", "phone", "image", "tag"."""
+    if kind == "status":
+        return gettext("[status removed]")
+    if kind == "link":
+        return gettext("[link removed]")
+    if kind == "e-mail":
+        return gettext("[e-mail removed]")
+    if kind == "phone":
+        return gettext("[phone number removed]")
+    if kind == "image":
+        return gettext("[image removed]")
+    if kind == "tag":
+        return gettext("[removed]")
+    return gettext("[amount removed]")
+
+
+def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
+    """What the customer is told was removed, one sentence a kind, in their language."""
+    removed = set(removed)
+    sentences = [
+        ("link", gettext("The answer linked to another website; the link was removed.")),
+        ("e-mail", gettext("The answer gave an e-mail address the bank did not give; "
+                           "it was removed.")),
+        ("phone", gettext("The answer gave a phone number the bank did not give; "
+                          "it was removed.")),
+        ("balance", gettext("The assistant stated a balance that is not your balance; "
+                            "it was removed.")),
+        ("total", gettext("The assistant stated a total the bank did not compute; "
+                          "it was removed.")),
+        ("status", gettext("The assistant described a dispute's status that does not match "
+                           "your records; it was removed.")),
+    ]
+    problems = [sentence for kind, sentence in sentences if kind in removed]
+    if amounts:
+        problems.append(gettext(
+            "The assistant stated amounts that do not match your records (%(amounts)s); they "
+            "were removed. Please rely on the statement table instead.") % {
+            "amounts": ", ".join(f"{a:.2f}" for a in sorted(amounts))})
+    return problems
 
 
 class Known(NamedTuple):
@@ -99,6 +137,10 @@ class Known(NamedTuple):
 class CheckedAnswer:
     text: str
     problems: list[str] = field(default_factory=list)
+    # What was removed, by kind ("link", "phone", "balance", "status", "amount", …),
+    # and the amounts nothing vouched for: the stream's gate adds them up (StreamGate).
+    removed: frozenset[str] = field(default=frozenset(), compare=False)
+    amounts: frozenset[Decimal] = field(default=frozenset(), compare=False)
 
     @property
     def flagged(self) -> bool:
@@ -232,7 +274,6 @@ _NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|по
                       re.IGNORECASE)
 # A clause: up to a full stop, a semicolon or a comma that is not inside a number.
 _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
-STATUS_REMOVED = "[status removed]"
 
 
 class _Claim(NamedTuple):
@@ -240,7 +281,6 @@ class _Claim(NamedTuple):
     value: str  # the figure ("18760.00") or the status ("resolved") claimed
     start: int
     end: int
-    marker: str
 
 
 def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
@@ -254,24 +294,15 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
             if word and inside:  # the figure nearest the word is the one claimed
                 at = sentence.start() + word.start()
                 m = min(inside, key=lambda m: abs(m.start - at))
-                found.append(_Claim(kind, f"{m.value:.2f}", m.start, m.end, AMOUNT_REMOVED))
+                found.append(_Claim(kind, f"{m.value:.2f}", m.start, m.end))
         if not _DISPUTE_WORD.search(said):
             continue
         for pattern, status in _STATUS_WORDS:
             for word in pattern.finditer(said):
                 if not _NOT_YET.search(said[:word.start()]):  # "not approved yet" claims nothing
                     start = sentence.start() + word.start()
-                    found.append(_Claim("status", status, start, start + len(word.group(0)),
-                                        STATUS_REMOVED))
+                    found.append(_Claim("status", status, start, start + len(word.group(0))))
     return found
-
-
-_CLAIM_PROBLEMS = {
-    "balance": "The assistant stated a balance that is not your balance; it was removed.",
-    "total": "The assistant stated a total the bank did not compute; it was removed.",
-    "status": "The assistant described a dispute's status that does not match your "
-              "records; it was removed.",
-}
 
 
 def _contacts_in(text: str) -> list[_Contact]:
@@ -318,9 +349,9 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     shown = without_hidden(text or "")  # a zero-width space must not split a number
     # A defanged link is a link: written back as one, so it is judged (and cut) as one.
     shown = _DEFANGED_AT.sub("@", _DEFANGED_SCHEME.sub(r"http\1://", _DEFANGED_DOT.sub(".", shown)))
-    cleaned = _MARKDOWN_IMAGE.sub("[image removed]", shown)
-    cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
-    cleaned = _HTML_TAG.sub("[removed]", cleaned)
+    cleaned = _MARKDOWN_IMAGE.sub(lambda m: _marker("image"), shown)
+    cleaned = _MARKDOWN_LINK.sub(lambda m: f"{m.group(1)} {_marker('link')}", cleaned)
+    cleaned = _HTML_TAG.sub(lambda m: _marker("tag"), cleaned)
     removed = {"link"} if cleaned != shown else set()
 
     contacts = _contacts_in(cleaned)
@@ -344,23 +375,19 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
 
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
-    cuts = [(c.start, c.end, _REMOVED[c.kind]) for c in contacts if c.key in unvouched]
+    cuts = [(c.start, c.end, c.kind) for c in contacts if c.key in unvouched]
     false = [c for c in claims if (c.kind, c.value) in unmet
-             and not (c.marker == AMOUNT_REMOVED and Decimal(c.value) in unfound)]
-    cuts += list(dict.fromkeys((c.start, c.end, c.marker) for c in false))
-    claimed = {c.kind for c in false}
-    removed |= {c.kind for c in contacts if c.key in unvouched}
-    cuts += [(m.start, m.end, AMOUNT_REMOVED) for m in mentions if m.value in unfound]
-    for start, end, marker in sorted(cuts, reverse=True):
-        cleaned = cleaned[:start] + marker + cleaned[end:]
-    problems = [sentence for kind, sentence in _PROBLEMS.items() if kind in removed]
-    problems += [sentence for kind, sentence in _CLAIM_PROBLEMS.items() if kind in claimed]
+             and not (c.kind != "status" and Decimal(c.value) in unfound)]
+    spans = {(c.start, c.end): c.kind for c in reversed(false)}  # one cut a span
+    cuts += [(start, end, kind) for (start, end), kind in spans.items()]
+    removed |= {c.kind for c in contacts if c.key in unvouched} | {c.kind for c in false}
+    cuts += [(m.start, m.end, "amount") for m in mentions if m.value in unfound]
+    for start, end, kind in sorted(cuts, reverse=True):
+        cleaned = cleaned[:start] + _marker(kind) + cleaned[end:]
     if unfound:
-        shown_amounts = ", ".join(f"{a:.2f}" for a in sorted(unfound))
-        problems.append(f"The assistant stated amounts that do not match your records "
-                        f"({shown_amounts}); they were removed. Please rely on the statement "
-                        "table instead.")
-    return CheckedAnswer(text=cleaned, problems=problems)
+        removed.add("amount")
+    return CheckedAnswer(text=cleaned, problems=_problems(removed, unfound),
+                         removed=frozenset(removed), amounts=frozenset(unfound))
 
 
 # Where streamed text may be cut: whitespace that does not follow a digit, a

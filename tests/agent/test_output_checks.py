@@ -364,3 +364,17 @@ def test_the_agent_never_streams_a_contact_its_answer_loses(alice_conversation, 
     assert "phone number" in answer.flagged
     assert ToolCallTrace.objects.get(event="flagged").result["original"].startswith(
         "For the refund call +7 700")
+
+
+def test_what_is_removed_is_named_in_the_customers_language():
+    from django.utils import translation
+
+    with translation.override("ru"):
+        checked = check_answer("Вам вернут 99 999 ₸, звоните +7 700 123 45 67.",
+                               known_text=[STATEMENT])
+    assert checked.text == "Вам вернут [сумма удалена], звоните [номер телефона удалён]."
+    assert checked.problems == [
+        "В ответе был номер телефона, которого банк не давал; он удалён.",
+        "Ассистент назвал суммы, которых нет в ваших данных (99999.00); они удалены. "
+        "Пожалуйста, опирайтесь на таблицу выписки."]
+    assert checked.removed == {"phone", "amount"}
