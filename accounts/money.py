@@ -125,6 +125,12 @@ _DIGITS = re.compile(
 _CURRENCY_BEFORE = re.compile(rf"{_CURRENCY}\s*$", re.IGNORECASE)
 
 
+def ends_in_currency(text: str) -> bool:
+    """Whether ``text`` ends with a currency, so that a figure after it, even on the next
+    line, is read as money ("₸ 99", "тенге\n99", "тг. 99")."""
+    return bool(_CURRENCY_BEFORE.search(text))
+
+
 def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[AmountMention]:
     """Every amount in free text, written with digits or in words (English and
     Russian). A bare number below ``min_bare`` (no currency, no decimals) and,

@@ -146,8 +146,9 @@ def run_turn(
         client = client or client_for(config)
         messages = [_system_message(), *history_for_model(conversation)]
         tools = harness.tools()  # the same list for every step: built once (Pydantic schemas)
-        # Streamed text is shown only as far as the output check passes it (G10). One
-        # gate for the turn: the browser shows every step's text in one bubble.
+        # The answer streams a sentence at a time, each checked before it is shown
+        # (G10), and what was shown is the answer stored. One gate for the turn: the
+        # browser shows every step's text in one bubble.
         gate = StreamGate(_known_text(conversation)) if check_output else None
         for step in range(MAX_TOOL_STEPS):
             if gate and step:
@@ -161,9 +162,12 @@ def run_turn(
                 if not (reply.content or "").strip():
                     raise TurnFailed("empty_reply", _("The assistant returned an empty answer. "
                                                       "Your message is saved; press Retry."))
-                if gate and (rest := gate.finish()):
+                if gate is None:
+                    return _finish(conversation, reply.content or "", ctx, on_event,
+                                   check_output)
+                if rest := gate.finish():
                     on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=rest))
-                return _finish(conversation, reply.content or "", ctx, on_event, check_output)
+                return _finish_streamed(conversation, gate, ctx, on_event)
             messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
             for call in tool_calls:
                 messages.append(_run_tool(conversation, harness, call, on_event))
@@ -309,6 +313,8 @@ def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMe
                 shown = gate.feed(choice.delta.content) if gate else choice.delta.content
                 if shown:
                     on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=shown))
+    if gate and (shown := gate.end_call()):  # a finished sentence goes before any table
+        on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=shown))
     completion = state.get_final_completion()
     if not completion.choices:
         raise TurnFailed("empty_reply", _("The assistant returned no answer. Your message "
@@ -358,6 +364,21 @@ def _finish(conversation: Conversation, text: str, ctx: Any,
         trace_record(event=ToolCallTrace.Event.FLAGGED, decision="flag", ctx=ctx, reason_code="output_check",
                      reason=" ".join(checked.problems), result={"original": text[:2000]})
     on_event(TurnEvent(TurnEvent.Kind.FINAL, text=checked.text, message=message))
+    return message
+
+
+def _finish_streamed(conversation: Conversation, gate: StreamGate, ctx: Any,
+                     on_event: Callable[[TurnEvent], None]) -> Message:
+    """The answer the customer has watched stream, stored as it was shown: every
+    sentence checked, what the check removed replaced by its note, nothing taken
+    back (G10). A removal is traced with what the model wrote."""
+    message = message_add(conversation=conversation, role=Message.Role.ASSISTANT,
+                          text=gate.text, flagged=" ".join(gate.problems))
+    if gate.flagged:
+        trace_record(event=ToolCallTrace.Event.FLAGGED, decision="flag", ctx=ctx,
+                     reason_code="output_check", reason=" ".join(gate.problems),
+                     result={"original": gate.raw[:2000]})
+    on_event(TurnEvent(TurnEvent.Kind.FINAL, text=gate.text, message=message))
     return message
 
 

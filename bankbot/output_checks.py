@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -20,7 +21,9 @@ from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from accounts.money import amount_values, amounts_in, number_word
+from django.utils.translation import gettext
+
+from accounts.money import amount_values, amounts_in, ends_in_currency, number_word
 from accounts.text import without_hidden
 
 # A bare number below this is a count ("3 cards"), not an amount; with a currency,
@@ -75,14 +78,50 @@ _MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
 
 _FIGURE = re.compile(r"\d{1,15}\.\d\d")
 
-AMOUNT_REMOVED = "[amount removed]"
-_REMOVED = {"link": "[link removed]", "e-mail": "[e-mail removed]",
-            "phone": "[phone number removed]"}
-_PROBLEMS = {
-    "link": "The answer linked to another website; the link was removed.",
-    "e-mail": "The answer gave an e-mail address the bank did not give; it was removed.",
-    "phone": "The answer gave a phone number the bank did not give; it was removed.",
-}
+
+
+def _marker(kind: str) -> str:
+    """What the check writes where it removed something, in the customer's language
+    (the active one): "amount" (a figure nothing vouches for, or one said to be a
+    fact it is not), "status", "link", "e-mail", "phone", "image", "tag"."""
+    if kind == "status":
+        return gettext("[status removed]")
+    if kind == "link":
+        return gettext("[link removed]")
+    if kind == "e-mail":
+        return gettext("[e-mail removed]")
+    if kind == "phone":
+        return gettext("[phone number removed]")
+    if kind == "image":
+        return gettext("[image removed]")
+    if kind == "tag":
+        return gettext("[removed]")
+    return gettext("[amount removed]")
+
+
+def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
+    """What the customer is told was removed, one sentence a kind, in their language."""
+    removed = set(removed)
+    sentences = [
+        ("link", gettext("The answer linked to another website; the link was removed.")),
+        ("e-mail", gettext("The answer gave an e-mail address the bank did not give; "
+                           "it was removed.")),
+        ("phone", gettext("The answer gave a phone number the bank did not give; "
+                          "it was removed.")),
+        ("balance", gettext("The assistant stated a balance that is not your balance; "
+                            "it was removed.")),
+        ("total", gettext("The assistant stated a total the bank did not compute; "
+                          "it was removed.")),
+        ("status", gettext("The assistant described a dispute's status that does not match "
+                           "your records; it was removed.")),
+    ]
+    problems = [sentence for kind, sentence in sentences if kind in removed]
+    if amounts:
+        problems.append(gettext(
+            "The assistant stated amounts that do not match your records (%(amounts)s); they "
+            "were removed. Please rely on the statement table instead.") % {
+            "amounts": ", ".join(f"{a:.2f}" for a in sorted(amounts))})
+    return problems
 
 
 class Known(NamedTuple):
@@ -99,6 +138,10 @@ class Known(NamedTuple):
 class CheckedAnswer:
     text: str
     problems: list[str] = field(default_factory=list)
+    # What was removed, by kind ("link", "phone", "balance", "status", "amount", …),
+    # and the amounts nothing vouched for: the stream's gate adds them up (StreamGate).
+    removed: frozenset[str] = field(default=frozenset(), compare=False)
+    amounts: frozenset[Decimal] = field(default=frozenset(), compare=False)
 
     @property
     def flagged(self) -> bool:
@@ -232,7 +275,6 @@ _NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|по
                       re.IGNORECASE)
 # A clause: up to a full stop, a semicolon or a comma that is not inside a number.
 _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
-STATUS_REMOVED = "[status removed]"
 
 
 class _Claim(NamedTuple):
@@ -240,7 +282,6 @@ class _Claim(NamedTuple):
     value: str  # the figure ("18760.00") or the status ("resolved") claimed
     start: int
     end: int
-    marker: str
 
 
 def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
@@ -254,24 +295,15 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
             if word and inside:  # the figure nearest the word is the one claimed
                 at = sentence.start() + word.start()
                 m = min(inside, key=lambda m: abs(m.start - at))
-                found.append(_Claim(kind, f"{m.value:.2f}", m.start, m.end, AMOUNT_REMOVED))
+                found.append(_Claim(kind, f"{m.value:.2f}", m.start, m.end))
         if not _DISPUTE_WORD.search(said):
             continue
         for pattern, status in _STATUS_WORDS:
             for word in pattern.finditer(said):
                 if not _NOT_YET.search(said[:word.start()]):  # "not approved yet" claims nothing
                     start = sentence.start() + word.start()
-                    found.append(_Claim("status", status, start, start + len(word.group(0)),
-                                        STATUS_REMOVED))
+                    found.append(_Claim("status", status, start, start + len(word.group(0))))
     return found
-
-
-_CLAIM_PROBLEMS = {
-    "balance": "The assistant stated a balance that is not your balance; it was removed.",
-    "total": "The assistant stated a total the bank did not compute; it was removed.",
-    "status": "The assistant described a dispute's status that does not match your "
-              "records; it was removed.",
-}
 
 
 def _contacts_in(text: str) -> list[_Contact]:
@@ -318,9 +350,9 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     shown = without_hidden(text or "")  # a zero-width space must not split a number
     # A defanged link is a link: written back as one, so it is judged (and cut) as one.
     shown = _DEFANGED_AT.sub("@", _DEFANGED_SCHEME.sub(r"http\1://", _DEFANGED_DOT.sub(".", shown)))
-    cleaned = _MARKDOWN_IMAGE.sub("[image removed]", shown)
-    cleaned = _MARKDOWN_LINK.sub(r"\1 [link removed]", cleaned)
-    cleaned = _HTML_TAG.sub("[removed]", cleaned)
+    cleaned = _MARKDOWN_IMAGE.sub(lambda m: _marker("image"), shown)
+    cleaned = _MARKDOWN_LINK.sub(lambda m: f"{m.group(1)} {_marker('link')}", cleaned)
+    cleaned = _HTML_TAG.sub(lambda m: _marker("tag"), cleaned)
     removed = {"link"} if cleaned != shown else set()
 
     contacts = _contacts_in(cleaned)
@@ -344,103 +376,244 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
 
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
-    cuts = [(c.start, c.end, _REMOVED[c.kind]) for c in contacts if c.key in unvouched]
+    cuts = [(c.start, c.end, c.kind) for c in contacts if c.key in unvouched]
     false = [c for c in claims if (c.kind, c.value) in unmet
-             and not (c.marker == AMOUNT_REMOVED and Decimal(c.value) in unfound)]
-    cuts += list(dict.fromkeys((c.start, c.end, c.marker) for c in false))
-    claimed = {c.kind for c in false}
-    removed |= {c.kind for c in contacts if c.key in unvouched}
-    cuts += [(m.start, m.end, AMOUNT_REMOVED) for m in mentions if m.value in unfound]
-    for start, end, marker in sorted(cuts, reverse=True):
-        cleaned = cleaned[:start] + marker + cleaned[end:]
-    problems = [sentence for kind, sentence in _PROBLEMS.items() if kind in removed]
-    problems += [sentence for kind, sentence in _CLAIM_PROBLEMS.items() if kind in claimed]
+             and not (c.kind != "status" and Decimal(c.value) in unfound)]
+    spans = {(c.start, c.end): c.kind for c in reversed(false)}  # one cut a span
+    cuts += [(start, end, kind) for (start, end), kind in spans.items()]
+    removed |= {c.kind for c in contacts if c.key in unvouched} | {c.kind for c in false}
+    cuts += [(m.start, m.end, "amount") for m in mentions if m.value in unfound]
+    for start, end, kind in sorted(cuts, reverse=True):
+        cleaned = cleaned[:start] + _marker(kind) + cleaned[end:]
     if unfound:
-        shown_amounts = ", ".join(f"{a:.2f}" for a in sorted(unfound))
-        problems.append(f"The assistant stated amounts that do not match your records "
-                        f"({shown_amounts}); they were removed. Please rely on the statement "
-                        "table instead.")
-    return CheckedAnswer(text=cleaned, problems=problems)
+        removed.add("amount")
+    return CheckedAnswer(text=cleaned, problems=_problems(removed, unfound),
+                         removed=frozenset(removed), amounts=frozenset(unfound))
 
 
-# Where streamed text may be cut: whitespace that does not follow a digit, a
-# separator or a bracket, so an amount ("15 000.50") or a phone number ("8 (727)
-# 123-45-67") is never shown in two pieces. A number word holds the cut too (below).
-_CUT = re.compile(r"(?<![\d.,)])\s+")
-_LAST_WORD = re.compile(r"[a-zа-яё]+$", re.IGNORECASE)
-_WORDS = re.compile(r"[a-zа-яё]+", re.IGNORECASE)
-_JOINERS = frozenset({"and", "и"})
-# What a piece of text needs to contain for the check to see something new in it:
-# a digit, the makings of a link, an address, an image or a tag, or a number word.
-# Other words cannot change the verdict on text already passed, so are not re-checked.
-_CHECKABLE = re.compile(r"[\d/<>()\[\]!@+]|\.\w")
+# --- the answer as it streams: a sentence at a time, each checked before it is shown ---
+
+# A piece of the answer is a sentence: it ends after a full stop, "!", "?" or "…" (and
+# any closing quotes or brackets) and the space after it, or at a line break.
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u00bb\u201d\u2019)\]]*\s+|\n\s*")
+_CLOSERS = "\"'\u00bb\u201d\u2019)]"
+# A sentence that runs on is cut at STREAM_PIECE_CHARS or after, between two words.
+STREAM_PIECE_CHARS = 200
+_GAP = re.compile(r"\s+")
+_LAST_WORD = re.compile(r"[^\W\d_]+$")
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+# Words that join what is around them into one figure or one link: no cut beside them
+# ("fifteen | thousand", "one hundred and | twenty", "example | dot kz", "name at | site").
+_HOLDS = frozenset({"and", "и", "a", "half", "пол", "dot", "точка", "at", "собака"})
+# What may begin the text after a sentence's end: a word, a digit, a quote or a list's
+# mark. Not a bracket: "example\n(dot) kz" is one link, read across the line.
+_STARTS = "\"'\u00ab\u201c\u2018*-\u2013\u2014\u2022#>"
+# A long sentence's cut is looked for this far back from the end of the text held.
+_CUT_LOOKS_BACK = 1024
+# A sentence is checked with what was shown of it before, up to this much (a sentence
+# longer than that is checked from the last piece that reached it).
+_CONTEXT_CHARS = 2000
+# The end of one model call's text that is a sentence's end: shown before the next call.
+_FINISHED = re.compile(r"(?:[.!?\u2026]+[\"'\u00bb\u201d\u2019)\]]*|:)$")
 
 
-def _cut(pending: str) -> int:
-    """Where ``pending`` may be cut last (0: nowhere yet). Not after a number word or
-    "and": "fifteen thousand tenge" is shown whole, or not at all."""
-    for match in reversed(list(_CUT.finditer(pending))):
-        word = _LAST_WORD.search(pending, 0, match.start())
-        if word is None or not (number_word(word.group(0))
-                                or word.group(0).lower() in _JOINERS):
-            return match.end()
+def _holds(word: str) -> bool:
+    return word.lower() in _HOLDS or number_word(word)
+
+
+def _ends_a_sentence(text: str, match: re.Match[str]) -> bool | None:
+    """Whether ``match`` (of _SENTENCE_END) ends a sentence that may be shown alone:
+    nothing read across it can be one figure, number or link (None: not known until
+    the next word is written). Not after a digit or a separator ("15.", "8-7-0.",
+    "(727)\n"), not after a number word ("fifteen.") or a currency that a figure after
+    it would belong to ("тенге\n", "тг. "); and a line break only before a word that
+    does not join ("example\ndot kz" is a link: the check reads across a line break,
+    not across a full stop)."""
+    start = match.start()
+    if start == 0:
+        return False  # what came before is not known here
+    before = text[start - 1]
+    line_break = match.group(0)[0] == "\n"
+    if line_break:
+        fits = before.isalpha() or before in ':*"\u00bb\u201d\u2019' or _is_currency(before)
+    else:
+        fits = before.isalpha() or before in _CLOSERS or _is_currency(before)
+    if not fits:
+        return False
+    word = _LAST_WORD.search(text, max(0, start - 40), start)
+    if (word is not None and _holds(word.group(0))) or ends_in_currency(
+            text[max(0, start - 8):match.end()]):
+        return False  # "fifteen.", "тенге\n99", "тг. 99": one amount, read across
+    if not line_break:
+        return True
+    return None if match.end() >= len(text) else _may_start(text, match.end())
+
+
+def _may_start(text: str, at: int) -> bool | None:
+    """Whether the text from ``at`` may begin a piece of its own: its first word does
+    not join (None: the word is still being written), or it begins with a digit, a
+    quote or a list's mark."""
+    first = text[at]
+    if first.isalpha():
+        word = _FIRST_WORD.match(text, at)
+        if word is None or word.end() >= len(text):
+            return None
+        return not _holds(word.group(0))
+    return first.isdigit() or first in _STARTS
+
+
+def _unclosed(text: str) -> bool:
+    """Whether ``text`` ends inside a tag, a markdown link or an image: the check reads
+    "<img …>" and "[…](…)" whole, across a sentence's end."""
+    return (text.rfind("<") > text.rfind(">") or text.rfind("[") > text.rfind("]")
+            or text.rfind("](") > text.rfind(")"))
+
+
+def _is_currency(char: str) -> bool:
+    return unicodedata.category(char) == "Sc"
+
+
+def _run_on_cut(text: str) -> int:
+    """Where a sentence that runs on may be cut (0: nowhere yet): between two whole
+    words, neither of which joins, and never beside a digit, a separator or a bracket."""
+    for gap in reversed(list(_GAP.finditer(text, max(0, len(text) - _CUT_LOOKS_BACK)))):
+        start = gap.start()
+        if start == 0 or gap.end() >= len(text) or not text[start - 1].isalpha():
+            continue
+        word = _LAST_WORD.search(text, max(0, start - 40), start)
+        if word is not None and not _holds(word.group(0)) and text[gap.end()].isalpha() \
+                and _may_start(text, gap.end()) is True:
+            return gap.end()
     return 0
 
 
-def _checkable(piece: str) -> bool:
-    return bool(_CHECKABLE.search(piece)) or any(number_word(w) for w in _WORDS.findall(piece))
-
-
 class StreamGate:
-    """Streamed text reaches the customer a few words at a time, and only what the
-    output check passes (G10): an amount the records do not hold, or a link, phone
-    number or address the bank did not give, is never shown while the answer
-    streams. Text is released up to its last safe cut, and everything released so
-    far is checked as a whole; the first release the check would flag or change
-    closes the gate, and the rest waits for the checked final answer (which
-    replaces the streamed text anyway).
+    """The answer reaches the customer a sentence at a time, each sentence checked
+    before it is shown (G10; issue 23, point 4). A sentence the check would change is
+    shown as the check leaves it — an amount the records do not hold, a false balance,
+    total or status, a link, phone number or address the bank did not give replaced by
+    the check's note ("[amount removed]", in the customer's language) — and the
+    sentences after it stream on. What was shown is never taken back: the stored
+    answer is ``text``, exactly what was shown, and ``problems`` what the customer is
+    told was removed.
 
-    One gate per turn, since the browser joins every model call's text in one
-    bubble: text held at the end of one call waits for the next call's, and only
-    :meth:`finish`, at the end of the turn, releases a last piece without a cut.
-    ``known_text`` is read lazily, once, newest first (as ``check_answer`` reads
-    it), and only if the text states an amount or a contact; :meth:`know` replaces
-    it when tool results have been added.
+    A sentence is checked with what was shown of it before (a sentence that runs on
+    past ``piece_chars`` goes in pieces, cut between two words): a piece that would
+    make text already shown false ("… is your balance" after the figure) is replaced
+    whole by a note. A sentence ends only where nothing read across the end could be
+    one figure or one link (``_ends_a_sentence``); hidden characters are taken out as
+    the text comes, as the check takes them out.
+
+    One gate per turn, since the browser joins every model call's text in one bubble:
+    text held at the end of one call waits for the next call's (:meth:`end_call`
+    shows a finished sentence at once), and only :meth:`finish`, at the end of the
+    turn, shows the last piece without an end. ``known_text`` is read lazily, once,
+    newest first (as ``check_answer`` reads it), and only if the text states an
+    amount, a contact or a claim; :meth:`know` replaces it when tool results have
+    been added.
     """
 
-    def __init__(self, known_text: Iterable[str | Known]) -> None:
+    def __init__(self, known_text: Iterable[str | Known], *,
+                 piece_chars: int = STREAM_PIECE_CHARS) -> None:
         self.know(known_text)
-        self._shown = ""
+        self.piece_chars = piece_chars
+        self.raw = ""  # everything the model wrote, as it wrote it
+        self.text = ""  # everything shown, checked
+        self._sentence = 0  # where, in ``text``, the sentence being shown began
         self._pending = ""
-        self.closed = False
+        self._looked = 0  # ``_pending`` before this holds no sentence's end
+        self._call_ended = False
+        self._removed: set[str] = set()
+        self._amounts: set[Decimal] = set()
 
     def know(self, known_text: Iterable[str | Known]) -> None:
         self._known = _Replay(_Figures(item) for item in known_text)
 
+    @property
+    def problems(self) -> list[str]:
+        return _problems(self._removed, self._amounts)
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self._removed)
+
     def feed(self, delta: str) -> str:
         """Add streamed text; return what may be shown now ("" for nothing yet)."""
-        if self.closed:
+        self.raw += delta
+        delta = without_hidden(delta)
+        if not delta:
             return ""
+        if (self._call_ended and not self._pending and self.text
+                and not self.text[-1].isspace() and not delta[0].isspace()):
+            delta = "\n" + delta  # another call's text: on a line of its own
+        self._call_ended = False
         self._pending += delta
-        cut = _cut(self._pending)
-        if not cut:
+        shown = []
+        while end := self._piece_end():
+            piece, self._pending = self._pending[:end[0]], self._pending[end[0]:]
+            self._looked = 0
+            shown.append(self._release(piece, ends_sentence=end[1]))
+        return "".join(shown)
+
+    def end_call(self) -> str:
+        """One model call's text has ended (another call may follow): a finished
+        sentence ("… that up.", "Here it is:") is shown now, not after the next call."""
+        self._call_ended = True
+        said = self._pending.rstrip()
+        finished = _FINISHED.search(said)
+        if finished is None:
             return ""
-        ready, self._pending = self._pending[:cut], self._pending[cut:]
-        return self._release(ready)
+        probe = said + "\nX "  # as if a sentence followed: may this one end here?
+        ended = _SENTENCE_END.search(probe, finished.start())
+        if (ended is None or ended.end() != len(said) + 1 or not _ends_a_sentence(probe, ended)
+                or _unclosed(self.text[self._sentence:] + said)):
+            return ""
+        piece, self._pending = self._pending, ""
+        self._looked = 0
+        return self._release(piece, ends_sentence=True)
 
     def finish(self) -> str:
-        """The turn's answer is complete: the rest, if the whole passes the check."""
+        """The turn's answer is complete: the rest, checked."""
         rest, self._pending = self._pending, ""
-        return self._release(rest) if rest else ""
+        self._looked = 0
+        return self._release(rest, ends_sentence=True) if rest else ""
 
-    def _release(self, ready: str) -> str:
-        if self.closed:
-            return ""
-        if _checkable(ready) and _check(self._shown + ready, self._known).flagged:
-            self.closed = True
-            return ""
-        self._shown += ready
-        return ready
+    def _piece_end(self) -> tuple[int, bool] | None:
+        """Where the next piece of ``_pending`` ends, and whether it ends a sentence."""
+        settled = True  # every end looked at so far is not one, whatever follows
+        for match in _SENTENCE_END.finditer(self._pending, self._looked):
+            ends = _ends_a_sentence(self._pending, match)
+            if ends and _unclosed(self.text[self._sentence:] + self._pending[:match.start()]):
+                ends = False
+            if ends:
+                return match.end(), True
+            settled = settled and ends is not None  # None: the next word may decide it
+            if settled:
+                self._looked = match.end()
+        if len(self._pending) >= self.piece_chars and (cut := _run_on_cut(self._pending)):
+            return cut, False
+        return None
+
+    def _release(self, piece: str, *, ends_sentence: bool) -> str:
+        if len(self.text) - self._sentence > _CONTEXT_CHARS:
+            self._sentence = len(self.text)
+        before = self.text[self._sentence:]
+        checked = _check(before + piece, self._known)
+        if checked.text.startswith(before):
+            shown = checked.text[len(before):]
+        else:  # it would change what was shown: the piece goes, its note stays
+            kinds = sorted(checked.removed, key=_NOTE_ORDER.index) or ["tag"]
+            lead = piece[:len(piece) - len(piece.lstrip())]
+            shown = lead + _marker(kinds[0]) + piece[len(piece.rstrip()):]
+        self._removed |= checked.removed
+        self._amounts |= checked.amounts
+        self.text += shown
+        if ends_sentence:
+            self._sentence = len(self.text)
+        return shown
+
+
+_NOTE_ORDER = ["phone", "link", "e-mail", "amount", "balance", "total", "status"]
 
 
 class _Replay:

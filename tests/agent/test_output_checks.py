@@ -133,11 +133,12 @@ def test_the_stream_gate_never_splits_an_amount_and_passes_known_ones():
 
 
 def test_the_stream_gate_never_shows_an_invented_amount_or_a_link():
+    # Each is replaced in its sentence by the check's note; the answer goes on.
     text, _ = stream(StreamGate(['{"total_kzt": "15000.00"}']),
                      "You spent ", "99999.00 KZT ", "in total. ", "Anything else?")
-    assert text == "You spent " and "99999" not in text
+    assert text == "You spent [amount removed] in total. Anything else?"
     text, _ = stream(StreamGate([]), "See ", "https://evil.example/steal?c=1 ", "now.")
-    assert text == "See "
+    assert text == "See [link removed] now."
 
 
 def test_the_stream_gate_reads_the_known_text_once_and_only_for_amounts():
@@ -163,7 +164,7 @@ def test_the_agent_streams_only_checked_text(alice_conversation, say):
     assert answer.flagged and "evil" not in answer.text
 
 
-def test_the_stream_gate_checks_only_text_that_could_change_the_verdict(monkeypatch):
+def test_the_stream_gate_checks_each_sentence_once_not_each_delta(monkeypatch):
     from bankbot import output_checks
 
     checks = []
@@ -171,10 +172,10 @@ def test_the_stream_gate_checks_only_text_that_could_change_the_verdict(monkeypa
     monkeypatch.setattr(output_checks, "_check",
                         lambda text, known: checks.append(text) or real(text, known))
     gate = StreamGate(['{"a": "15000.00"}'])
-    text, _ = stream(gate, *["plain " for _ in range(50)], "15000.00 KZT ", "more words ",
-                     "here.")
-    assert text.endswith("15000.00 KZT more words here.")
-    assert len(checks) == 1  # the amount's piece only; the plain words were not re-checked
+    sentences = ["Some plain words here. " for _ in range(9)] + ["It was 15000.00 KZT."]
+    text, _ = stream(gate, *[word for s in sentences for word in re.findall(r"\S+\s*", s)])
+    assert text == "".join(sentences)
+    assert checks == sentences  # one check a sentence, each on its own
 
 
 def exact_stream(*pieces, tool_call=None):
@@ -205,7 +206,7 @@ def test_the_stream_gate_checks_text_across_the_turns_model_calls(alice_conversa
                          client=model.client())
     streamed = "".join(e.text for e in events if e.kind == "token")
     assert "15000" not in streamed and ".99" not in streamed
-    assert streamed == "You paid "
+    assert streamed == answer.text == "You paid [amount removed] in total."
 
 
 # --- G10 counts only bank-authored figures (issue 12) -------------------------------
@@ -330,18 +331,18 @@ def test_a_contact_only_the_bank_gave_is_kept():
 def test_the_stream_gate_never_shows_a_phone_number_or_a_domain_over_several_deltas():
     text, _ = stream(StreamGate([STATEMENT]), "Your refund: call +7 7", "00 123 4",
                      "5 67 or open evil-", "bank.kz/ref", "und now.")
-    assert text == "Your refund: call "
+    assert text == "Your refund: call [phone number removed] or open [link removed] now."
     text, _ = stream(StreamGate([STATEMENT]), "Your refund is at evil-", "bank.", "kz/refund",
                      " and 8 (727", ") 123-45-", "67 today.")
-    assert text == "Your refund is at "
+    assert text == "Your refund is at [link removed] and [phone number removed] today."
     text, _ = stream(StreamGate([STATEMENT]), "Call 8 (", "727) 12", "3-45-67 ", "today.")
-    assert text == "Call "
+    assert text == "Call [phone number removed] today."
 
 
 def test_the_stream_gate_holds_an_amount_in_words_until_it_is_whole():
     text, shown = stream(StreamGate([STATEMENT]), "You get fif", "teen thou", "sand ",
                          "tenge back.")
-    assert text == "You get " and "fifteen" not in "".join(shown)
+    assert text == "You get [amount removed] back." and "fifteen" not in "".join(shown)
     text, _ = stream(StreamGate([json.dumps({"a": "15000.00"})]), "You get fif", "teen thou",
                      "sand ", "tenge back.")
     assert text == "You get fifteen thousand tenge back."
@@ -359,8 +360,22 @@ def test_the_agent_never_streams_a_contact_its_answer_loses(alice_conversation, 
                                        "open evil-", "bank.kz/refund ", "today."))
     answer, events = say(alice_conversation, "where is my refund?", client=model.client())
     streamed = "".join(e.text for e in events if e.kind == "token")
-    assert streamed == "For the refund call "
-    assert answer.text == "For the refund call [phone number removed] or open [link removed] today."
+    assert streamed == answer.text == ("For the refund call [phone number removed] or open "
+                                       "[link removed] today.")
     assert "phone number" in answer.flagged
     assert ToolCallTrace.objects.get(event="flagged").result["original"].startswith(
         "For the refund call +7 700")
+
+
+def test_what_is_removed_is_named_in_the_customers_language():
+    from django.utils import translation
+
+    with translation.override("ru"):
+        checked = check_answer("Вам вернут 99 999 ₸, звоните +7 700 123 45 67.",
+                               known_text=[STATEMENT])
+    assert checked.text == "Вам вернут [сумма удалена], звоните [номер телефона удалён]."
+    assert checked.problems == [
+        "В ответе был номер телефона, которого банк не давал; он удалён.",
+        "Ассистент назвал суммы, которых нет в ваших данных (99999.00); они удалены. "
+        "Пожалуйста, опирайтесь на таблицу выписки."]
+    assert checked.removed == {"phone", "amount"}

@@ -92,12 +92,13 @@ def own_server(django_db_setup: None, _django_orm_beside_playwright: None,
     yield from _daphne()
 
 
-def _daphne() -> Iterator[LiveServer]:
+def _daphne(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:
+    """``extra_env``: settings of the test's own (another model, for one)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
     env = {**os.environ, "DEBUG": "0", "BANKBOT_MODEL": "offline", "PYTHONUNBUFFERED": "1",
-           "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+           "ALLOWED_HOSTS": "127.0.0.1,localhost", **(extra_env or {})}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     # The server must use the test database, whose name pytest-django has set by now.
     if database["ENGINE"] == "django.db.backends.sqlite3":
