@@ -41,7 +41,7 @@ MCC_RE = re.compile(r"^\d{4}$")
 # How customers name each category (whole words; a stem ends in \w*). A word may name
 # more than one ("delivery": food or a parcel): it then names each.
 _CUSTOMER_WORDS: dict[str, str] = {
-    "taxi": r"taxi\w*|cabs?|такси|поездк\w*",
+    "taxi": r"taxi\w*|cabs?|rides?|такси|поездк\w*",
     "groceries": r"grocer\w*|supermarket\w*|food|продукт\w*|супермаркет\w*|ед[аыуе]|жрачк\w*",
     "coffee": r"coffees?|caf[eé]s?|food|кофе|кофейн\w*|кафе|ед[аыуе]|жрачк\w*",
     "restaurants": r"restaurants?|caf[eé]s?|food|meals?|dinner|lunch|pizza|delivery|ресторан\w*"

@@ -329,12 +329,54 @@ _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|-?го|-?е)?\s+(?:of\s+)
 _MONTH_DAY = re.compile(r"\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?",
                         re.IGNORECASE)
 _MONTH_ALONE = re.compile(rf"\b({_MONTH_WORD})\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
+# "the third of October", «третьего октября»: a day said as an ordinal word.
+_EN_ORDINALS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+    "seventeenth", "eighteenth", "nineteenth", "twentieth")
+_RU_ORDINALS = (  # stems: «трет» of «третьего», «третье»
+    "перв", "втор", "трет", "четверт", "пят", "шест", "седьм", "восьм", "девят", "десят",
+    "одиннадцат", "двенадцат", "тринадцат", "четырнадцат", "пятнадцат", "шестнадцат",
+    "семнадцат", "восемнадцат", "девятнадцат", "двадцат")
+
+
+def _ordinal_number(words: str) -> int | None:
+    """1–31 from "third", "twenty-first", «третьего», «двадцать пятого»; else None."""
+    parts = words.lower().replace("ё", "е").replace("-", " ").split()
+    tens = 0
+    if len(parts) == 2 and parts[0] in ("twenty", "thirty", "двадцать", "тридцать"):
+        tens = 20 if parts[0] in ("twenty", "двадцать") else 30
+        parts = parts[1:]
+    if len(parts) != 1:
+        return None
+    word = parts[0]
+    if word in ("thirtieth",) or word.startswith("тридцат"):
+        number = 30
+    elif word in _EN_ORDINALS:
+        number = _EN_ORDINALS.index(word) + 1
+    else:
+        number = next((n for n, stem in enumerate(_RU_ORDINALS, start=1)
+                       if word.startswith(stem) and word[len(stem):] in (
+                           "ого", "ье", "ьего", "его", "ое", "ий", "ый")), 0)
+        if word.startswith("трет") and word[4:] in ("ьего", "ье", "ий"):
+            number = 3
+    if not number or (tens and number > 9):
+        return None
+    return tens + number if tens + number <= 31 else None
+
+
+_WORD_DAY_MONTH = re.compile(
+    rf"(?:the\s+)?(?P<day>(?:(?:twenty|thirty|двадцать|тридцать)[\s-])?[a-zа-яё]+)\s+(?P<of>of\s+)?"
+    rf"(?P<month>{_MONTH_WORD})\b", re.IGNORECASE)
+_TENS = {"twenty", "thirty", "двадцать", "тридцать"}
+_EN_ORDINAL_WORD = re.compile(r"[a-z -]+$", re.IGNORECASE)
 _RELATIVE = {
     "today": 0, "сегодня": 0, "сегодняшн": 0, "yesterday": 1, "вчера": 1, "вчерашн": 1,
     "позавчера": 2, "позавчерашн": 2,
 }
 # "this morning", "last night", «сегодня утром» is covered by «сегодня».
-_PARTS_OF_DAY = re.compile(r"\b(?P<today>this (?:morning|afternoon|evening)|tonight|earlier today)\b"
+_PARTS_OF_DAY = re.compile(r"\b(?P<before>(?:the )?day before yesterday)\b"
+                           r"|\b(?P<today>this (?:morning|afternoon|evening)|tonight|earlier today)\b"
                            r"|\b(?P<yesterday>last night|yesterday (?:morning|evening|night))\b",
                            re.IGNORECASE)
 _LAST_MONTH = re.compile(r"\b(?:last|previous|past) month\b|\bв прошлом месяце\b"
@@ -433,12 +475,22 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         named = month_number(m[2])
         if named and 1 <= int(m[1]) <= 31:
             add(DateMention(named, int(m[1]), int(m[3]) if m[3] else None, m.start(), m.end()))
+    for word in _WORD.finditer(text):  # each word may start one: matches may overlap
+        spelt = _WORD_DAY_MONTH.match(text, word.start())
+        before = text[:word.start()].split()[-1:]
+        if before and before[0].lower() in _TENS:
+            continue  # «тридцать второго»: the whole number, or none
+        if spelt and not spelt["of"] and _EN_ORDINAL_WORD.match(spelt["day"]):
+            continue  # "the second October payment" is a position; "the second of October" a day
+        if spelt and (named := month_number(spelt["month"])) and (
+                number := _ordinal_number(spelt["day"])):
+            add(DateMention(named, number, None, spelt.start(), spelt.end()))
     for m in _MONTH_DAY.finditer(text):
         named = month_number(m[1])
         if named and 1 <= int(m[2]) <= 31:
             add(DateMention(named, int(m[2]), int(m[3]) if m[3] else None, m.start(), m.end()))
     for m in _PARTS_OF_DAY.finditer(text):
-        then = today - timedelta(days=0 if m["today"] else 1)
+        then = today - timedelta(days=2 if m["before"] else 0 if m["today"] else 1)
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for word in _WORD.finditer(text):
         lowered = word.group(0).lower()

@@ -189,7 +189,8 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 такси кафе ресторан аптека доставка сервис онлайн не узнаю узнаю совершал совершала покупал
 оплачивал мошенники мошенничество последний последнюю последняя последней недавний самую самый
 крупную сегодня вчера
-плз плиз пж пжлст плс ваще вообще просто
+плз плиз пж пжлст плс ваще вообще просто только еще ещё который которая которое которые
+которого которой которую right away whatever something anything thing things stuff
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
@@ -481,7 +482,10 @@ def read_request(text: str, *, today: date) -> Reading:
     if not text.strip():
         return Reading()
     # An emoji ends a sentence as a full stop does: "kept the 86k 🙄 dispute it".
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
+    # (Not after an abbreviation: «5 тыс. из покупки», "approx. 5k".)
+    sentences = [s for s in re.split(r"(?<!\bтыс\.)(?<!\bтг\.)(?<!\bруб\.)(?<!\bмлн\.)"
+                                     r"(?<!\bapprox\.)(?<=[.!?])\s+|\n+"
+                                     r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
                                      text) if s.strip()]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
     doubt = _DOUBT.search(text) or _RETRACTED.search(text) or _hedged(sentences) or (
@@ -702,7 +706,8 @@ _VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|le
                       r"|\bi made (?:it|that|this|them)\b|\b(?:это|был[аои]?) (?:моя|мой|мое|мои)\b"
                       r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b"
                       r"|(?:^|\s)[-—–]\s*(?:мой|моя|мое|мои|mine|me)\b|\b(?:мой|моя|мое|мои) (?:платеж|"
-                      r"покупка|чек)\b|\bэто был[аои]? я\b", re.IGNORECASE)
+                      r"покупка|чек)\b|\bэто (?:был[аои]? )?я\b"
+                      r"|\b(?:все|всё) (?:нормально|в порядке|правильно|верно)\b", re.IGNORECASE)
 
 
 def _excludes(clause: str, today: date) -> bool:

@@ -179,3 +179,24 @@ def test_weekdays_days_ago_and_ordinal_days_are_counted_back_from_the_banks_toda
     assert day(said["неделю назад"]) == today - timedelta(days=7)
     the_21st = day(said["on the 21st"])  # this month's, or the last month's while still ahead
     assert the_21st.day == 21 and the_21st <= today and (today - the_21st).days < 62
+
+
+def test_the_day_before_yesterday_is_two_days_back(today):
+    (said,) = dates_in("the day before yesterday", today=today)
+    assert date(said.year, said.month, said.day) == today - timedelta(days=2)
+
+
+@pytest.mark.parametrize(("text", "day", "month"), [
+    ("the third of October", 3, 10), ("twenty-first of November", 21, 11),
+    ("the thirtieth of June", 30, 6), ("третьего октября", 3, 10), ("двадцать пятого ноября", 25, 11),
+    ("первого декабря", 1, 12), ("тридцать первого декабря", 31, 12),
+])
+def test_a_day_said_as_an_ordinal_word_is_that_day(text, day, month):
+    (said,) = dates_in(f"dispute the payment of {text}", today=date(2026, 12, 31))
+    assert (said.day, said.month) == (day, month)
+
+
+@pytest.mark.parametrize("text", ["the first payment in October", "second October payment",
+                                  "тридцать второго декабря", "за третью покупку в октябре"])
+def test_an_ordinal_that_is_not_a_day_names_no_day(text):
+    assert all(m.day is None for m in dates_in(text, today=date(2026, 12, 31)))

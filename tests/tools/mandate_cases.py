@@ -451,6 +451,13 @@ HAND_WRITTEN: list[tuple] = [
     # a second object listed that nearly names a payment gets buttons, never a grant
     ("dispute T-3001 and also the Kaspi one", {"D:T-3001", "D:T-3009"}),
     ("dispute T-3001 and tell me my balance", {"D:T-3001"}),
+    # days and words as people say them
+    ("dispute the yandex ride from {en12}", {"D:T-3006"}),
+    ("block 5505 RIGHT NOW. my wallet got stolen", {"B:5505"}),
+    ("Please dispute whatever I paid at Kaspi, I don't recognise it", {"D:T-3009::not_recognised"}),
+    ("Оспорьте только 5 тыс. из покупки в Acme Food, остальное правильно", {"D:T-3001:5000.00"}),
+    ("Смотрю выписку: Magnum — это я, всё нормально. Оспорьте Acme Food.", {"D:T-3001"}),
+    ("T-3003 — это я. Оспорьте T-3003.", {"D:T-3003"}, NOTHING),  # named and vouched for
 ]
 
 # Template expansions: the same forms over several targets.
