@@ -58,6 +58,18 @@ def test_a_streamed_completion_is_the_one_the_sdk_builds(careful: Chat, conversa
     assert (mine.id, mine.model) == (sdks.id, sdks.model)
 
 
+def test_the_sdks_transform_leaves_a_turns_request_as_it_is(careful: Chat) -> None:
+    """stream_chat sends the body without the SDK's maybe_transform: it must be the
+    identity for what a turn sends (messages with tool calls and results, the tools)."""
+    from openai._utils import maybe_transform
+    from openai.types.chat.completion_create_params import CompletionCreateParamsStreaming
+
+    messages = careful.turn("statement for October", ("get_statement", {"month": "2026-10"},
+                                                      statement(transaction("T-1", "15000.00"))))
+    body = {"model": "offline", "stream": True, "messages": messages, "tools": careful.tools}
+    assert maybe_transform(body, CompletionCreateParamsStreaming) == body
+
+
 def sse(*events: str) -> httpx2.Response:
     body = "".join(f"data: {event}\n\n" for event in events) + "data: [DONE]\n\n"
     return httpx2.Response(200, headers={"content-type": "text/event-stream"},
