@@ -180,7 +180,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One worker: channels' in-memory layer, walked for expired entries once a second.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "bankbot.channel_layer.InMemoryChannelLayer"}}
 
 # --- Auth -----------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
