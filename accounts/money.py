@@ -8,6 +8,7 @@ plays a model, and a model reads text its own way.)
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -218,8 +219,10 @@ def number_word(word: str) -> bool:
     return _word_value(word) is not None
 
 
+@functools.lru_cache(maxsize=8192)
 def _word_value(word: str) -> tuple[str, int | Decimal] | None:
-    """("unit" | "hundred" | "scale", value) for a number word, else None."""
+    """("unit" | "hundred" | "scale", value) for a number word, else None. Remembered:
+    the answer check reads every word of a streamed answer again as it grows."""
     word = word.lower().replace("ё", "е")
     if word in _EN_UNITS:
         return "unit", _EN_UNITS[word]
