@@ -68,3 +68,33 @@ def test_a_worker_without_redis_uses_it(settings):
         pytest.skip("this run's settings use Redis")
     assert CHANNEL_LAYERS["default"]["BACKEND"] == "bankbot.channel_layer.InMemoryChannelLayer"
 
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_chat_dispatches_without_a_hop_to_close_connections(
+        connect, alice, alice_conversation, monkeypatch):
+    """Channels closes old database connections on its thread-sensitive executor
+    before every handler; the chat's database steps close their own (they are
+    database_sync_to_async calls), so it skips that hop: for a turn's fragments and
+    for a customer's messages alike, which still arrive and are answered."""
+    import channels.consumer
+    from channels.layers import get_channel_layer
+
+    from bankbot.fragments import group_name
+    from tests.chat.conftest import frame, receive_until
+
+    hops: list[int] = []
+    real = channels.consumer.aclose_old_connections
+
+    async def counted() -> None:
+        hops.append(1)
+        await real()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    communicator, _ = await connect(alice_conversation, user=alice.user)
+    await get_channel_layer().group_send(group_name(alice_conversation),
+                                         {"type": "chat.fragment", "html": "<p>one</p>"})
+    assert await communicator.receive_from(timeout=5) == "<p>one</p>"
+    await communicator.send_to(text_data=frame(text="Hello", client_message_id="h-1"))
+    await receive_until(communicator, 'data-state="done"')
+    assert hops == []
+    await communicator.disconnect()
