@@ -8,6 +8,7 @@ plays a model, and a model reads text its own way.)
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -122,7 +123,16 @@ _DIGITS = re.compile(
     rf"(?P<currency>\s*{_CURRENCY})?(?![\w])",
     re.IGNORECASE,
 )
-_CURRENCY_BEFORE = re.compile(rf"{_CURRENCY}\s*$", re.IGNORECASE)
+_CURRENCY_BEFORE = re.compile(rf"{_CURRENCY}$", re.IGNORECASE)
+_LONGEST_CURRENCY = 5  # "тенге", "tenge"
+
+
+def _currency_before(text: str, end: int) -> bool:
+    """Whether ``text[:end]`` ends with a currency and whitespace ("₸ 15 000"): read
+    back from ``end``, not by searching the whole text before it for each number."""
+    while end and text[end - 1].isspace():
+        end -= 1
+    return _CURRENCY_BEFORE.search(text, max(0, end - _LONGEST_CURRENCY), end) is not None
 
 
 def ends_in_currency(text: str) -> bool:
@@ -150,8 +160,7 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
         scale = (match["scale"] or "").strip().lower()
         if scale:
             value *= 1_000_000 if scale.startswith(("млн", "лям", "m")) else 1000
-        currency = bool(match["currency"]) or bool(
-            _CURRENCY_BEFORE.search(blanked[:match.start()]))
+        currency = bool(match["currency"]) or _currency_before(blanked, match.start())
         decorated = currency or bool(scale) or not raw.isdigit()
         if not decorated and (value < min_bare or (years and len(raw) == 4 and 1900 <= value <= 2100)):
             continue
@@ -224,8 +233,10 @@ def number_word(word: str) -> bool:
     return _word_value(word) is not None
 
 
+@functools.lru_cache(maxsize=8192)
 def _word_value(word: str) -> tuple[str, int | Decimal] | None:
-    """("unit" | "hundred" | "scale", value) for a number word, else None."""
+    """("unit" | "hundred" | "scale", value) for a number word, else None. Remembered:
+    the answer check reads every word of a streamed answer again as it grows."""
     word = word.lower().replace("ё", "е")
     if word in _EN_UNITS:
         return "unit", _EN_UNITS[word]
@@ -253,6 +264,9 @@ def _amounts_in_words(text: str) -> Iterator[AmountMention]:
     words = list(_WORD.finditer(text))
     index = 0
     while index < len(words):
+        if _word_value(words[index].group(0)) is None:
+            index += 1  # most words start no number: skipped without setting up a run
+            continue
         run_start, last_end, count = words[index].start(), 0, 0
         total: Decimal | int = 0
         current: Decimal | int = 0

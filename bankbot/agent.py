@@ -19,10 +19,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
-    ChatCompletionFunctionToolParam,
     ChatCompletionMessageFunctionToolCall,
     ChatCompletionMessageParam,
     ChatCompletionMessageToolCallParam,
@@ -40,6 +38,7 @@ from bankbot.chat import (
     tool_result_of,
 )
 from bankbot.llm.client import client_for
+from bankbot.llm.stream import StreamAccumulator, stream_chat
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import Known, StreamGate, check_answer
@@ -298,14 +297,13 @@ def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMe
               tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None],
               gate: StreamGate | None = None) -> Any:
     """One streamed model call; text goes out as it comes, through ``gate`` (checked
-    text only) when there is one. The SDK's own stream state accumulates the
-    chunks (given no input tools, it parses no arguments: validating them is the
-    harness's job)."""
-    state = ChatCompletionStreamState()
+    text only) when there is one. The chunks are accumulated as they come and the
+    completion is built once at the end (bankbot/llm/stream.py: the SDK's request
+    and stream, without its per-token models); tool arguments are not parsed here:
+    validating them is the harness's job."""
+    state = StreamAccumulator()
     # The catalog's schemas are openai's own pydantic_function_tool output.
-    stream = client.chat.completions.create(
-        model=model, messages=messages, stream=True,
-        tools=cast("list[ChatCompletionFunctionToolParam]", tools))
+    stream = stream_chat(client, model=model, messages=messages, tools=tools)
     for chunk in stream:
         state.handle_chunk(chunk)
         for choice in chunk.choices:

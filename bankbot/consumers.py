@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bankbot import fragments, outage
+from bankbot import direct_dispatch, fragments, outage
 from bankbot.chat import conversation_of_user, message_accept, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
 from bankbot.models import Message
@@ -40,7 +40,7 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-class ChatConsumer(outage.LayerWatchingConsumer, SessionBoundConsumer):
+class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, SessionBoundConsumer):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own

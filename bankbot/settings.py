@@ -127,6 +127,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+    # A SQLite connection is a file opened in this process, not a server's: each
+    # thread keeps its own (unless DB_CONN_MAX_AGE says otherwise). Opening one (the
+    # file, the PRAGMAs, Django's SQL functions) for every database step cost a chat
+    # turn more CPU than its queries, and the steps of every socket queue on one
+    # thread (docs/benchmarks.md, part g).
+    if env_str("DB_CONN_MAX_AGE").strip() == "":
+        DATABASES["default"]["CONN_MAX_AGE"] = None
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # An unreachable server is a clear error within seconds, never a request
     # that hangs. The isolation level stays PostgreSQL's READ COMMITTED: the
@@ -180,7 +187,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One worker: channels' in-memory layer, walked for expired entries once a second.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "bankbot.channel_layer.InMemoryChannelLayer"}}
 
 # --- Auth -----------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -2,12 +2,18 @@
 a frame every ``interval`` or ``max_chars`` (one frame a word was most of a turn's
 cost: docs/benchmarks.md, part c). Any other fragment takes the waiting text with it,
 ahead of itself, so nothing is reordered or left behind. The clock is injected.
+
+Nor does a word wake the event loop: the turn's thread wakes it only for what is due
+at once (a fragment, enough text, the first text after a quiet interval), and text
+that comes while a frame is not yet due waits for the loop to look when it is — one
+wake-up a frame, not one a token (docs/benchmarks.md, part g).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Literal
@@ -52,6 +58,15 @@ class TextCoalescer:
             return 0.0
         return max(0.0, self._last_sent + self.interval - self.clock())
 
+    def next_frame_in(self) -> float:
+        """Seconds until a frame may follow the last one (0: it may now)."""
+        return max(0.0, self._last_sent + self.interval - self.clock())
+
+    @property
+    def room(self) -> int:
+        """Characters that may still gather before the held text is due by its size."""
+        return self.max_chars - self._size
+
     def take(self) -> str:
         """Everything held, in order, for a frame about to be sent (and the time of it)."""
         text = "".join(self._pending)
@@ -83,7 +98,13 @@ class TurnStream:
         self._send, self._render_text, self._before_last = send, render_text, before_last
         self._coalescer = TextCoalescer(interval=interval, max_chars=max_chars, clock=clock)
         self._loop = asyncio.get_running_loop()
-        self._queue: asyncio.Queue[tuple[Kind, str]] = asyncio.Queue()
+        # What the threads put and the pump has not taken yet, and when to wake it.
+        self._lock = threading.Lock()
+        self._items: list[tuple[Kind, str]] = []
+        self._woken = False  # a wake-up is on its way to the pump
+        self._room: int | None = None  # while the pump waits for a frame to fall due:
+        # how much more text may come before it must be woken (None: wake it for any)
+        self._wake = asyncio.Event()
         self._pump = self._loop.create_task(self._run())
         self.frames = 0  # frames sent (tests read it)
 
@@ -102,32 +123,53 @@ class TurnStream:
         await self._pump
 
     def _put(self, kind: Kind, payload: str) -> None:
-        self._loop.call_soon_threadsafe(self._queue.put_nowait, (kind, payload))
+        with self._lock:
+            self._items.append((kind, payload))
+            if kind == "text" and self._room is not None:
+                self._room -= len(payload)
+                if self._room > 0:
+                    return  # the pump looks when the frame is due, and takes it then
+            if self._woken:
+                return
+            self._woken = True
+        self._loop.call_soon_threadsafe(self._wake.set)
 
     async def _run(self) -> None:
         while True:
-            if self._queue.empty():
-                wait = self._coalescer.due_in()
-                if wait == 0:
-                    await self._flush()
-                    continue
-                try:
-                    kind, payload = await asyncio.wait_for(self._queue.get(), wait)
-                except TimeoutError:  # held text may be due (the clock decides)
-                    continue
-            else:  # a burst: take all of it before deciding what to send
-                kind, payload = self._queue.get_nowait()
-            if kind == "text":
-                if self._coalescer.add(payload):
-                    await self._flush()
-            elif kind in ("html", "last"):
-                if kind == "last" and self._before_last is not None:
-                    self._before_last()
-                await self._flush(payload)
-            else:
-                if self._coalescer.pending:
-                    await self._flush()
-                return
+            with self._lock:
+                items, self._items = self._items, []
+                self._woken, self._room = False, None
+            for kind, payload in items:
+                if kind == "text":
+                    if self._coalescer.add(payload):
+                        await self._flush()
+                elif kind in ("html", "last"):
+                    if kind == "last" and self._before_last is not None:
+                        self._before_last()
+                    await self._flush(payload)
+                else:
+                    if self._coalescer.pending:
+                        await self._flush()
+                    return
+            wait = self._coalescer.due_in()
+            if wait == 0:
+                await self._flush()
+                continue
+            if wait is None and (quiet := self._coalescer.next_frame_in()):
+                wait = quiet  # text that comes before then is not due before then
+            with self._lock:
+                if self._items:
+                    continue  # more came meanwhile: take it first
+                self._wake.clear()
+                if wait is not None:
+                    self._room = self._coalescer.room
+            try:
+                if wait is None:
+                    await self._wake.wait()
+                else:
+                    await asyncio.wait_for(self._wake.wait(), wait)
+            except TimeoutError:  # held text may be due (the clock decides)
+                continue
 
     async def _flush(self, html: str = "") -> None:
         text = self._coalescer.take()

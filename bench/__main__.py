@@ -1,6 +1,6 @@
 """``python -m bench`` (or ``bin/bench``): every benchmark, side by side, one run.
 
-    bin/bench                     all parts: a confirm d b c e f
+    bin/bench                     all parts: a confirm d b c e f g
     bin/bench --parts a,confirm   some of them
     bin/bench --quick             smaller sizes, for a smoke run
     bin/bench --json              the whole report on stdout instead of the summary
@@ -304,7 +304,9 @@ def bench_lab() -> dict[str, Any]:
             "goal": "< 60 s on two cores"}
 
 
-PARTS = ("a", "confirm", "d", "b", "c", "e", "f")
+PARTS = ("a", "confirm", "d", "b", "c", "e", "f", "g")
+# The parts that need PostgreSQL and Redis (bin/services); e and g need neither.
+SERVICE_PARTS = frozenset({"a", "confirm", "d", "b", "c", "f"})
 _started = time.monotonic()
 
 
@@ -390,6 +392,21 @@ def summary(report: dict[str, Any]) -> str:
                      "; ".join(side(name, f[key]) for name, key in (
                          ("one worker", "one_worker"), ("two workers", "two_workers"))
                          if key in f), "median ≤ 1.2×, slowest ≤ 2×"))
+    if "g" in report:
+        g = report["g"]
+        burst, cost = g["burst"], g["cost"]
+        per_token = cost.get("per_token_ms")
+        measured = (
+            f"median {_x(g['median_vs_bare'])}, p95 {_x(g['p95_vs_bare'])}, slowest "
+            f"{_x(g['slowest_vs_bare'])} (bare {g['bare']['median_s']:.2f} s; "
+            f"{burst['answered']} of {burst['turns']} answered); worker CPU "
+            f"{g['burst_cpu_ms_per_turn']:.1f} ms a turn in the burst, a turn alone "
+            f"{cost['turn_ms']:.1f} ms + "
+            + (f"{per_token * 1000:.0f} µs a token" if per_token is not None else "? a token"))
+        rows.append(("g", f"{g['turns']} simultaneous turns, one worker, a streaming model "
+                          f"({g['first_token_s']:g} s to the first token, {g['tokens']} tokens "
+                          f"at {g['rate']:g}/s): answer time ÷ the model's own", measured,
+                     "median and p95 ≤ 1.2×"))
     lines = ["| | what | measured | goal |", "|---|---|---|---|"]
     lines += [f"| {part} | {what} | {measured} | {goal} |" for part, what, measured, goal in rows]
     return "\n".join(lines)
@@ -413,8 +430,10 @@ def main() -> None:
     # setup signs are checked by its workers): the settings refuse the demo key.
     os.environ.setdefault("SECRET_KEY", f"bankbot-bench-{secrets.token_hex(24)}")
     report: dict[str, Any] = {"machine": machine(), "quick": quick}
-    step("PostgreSQL and Redis (bin/services)")
-    pg = services_env()["DATABASE_URL"]
+    pg = ""
+    if parts & SERVICE_PARTS:
+        step("PostgreSQL and Redis (bin/services)")
+        pg = services_env()["DATABASE_URL"]
     sizes = {"read_calls": 20 if quick else 100, "write_calls": 5 if quick else 20}
     if parts & {"a", "confirm"}:
         chosen = sorted(parts & {"a", "confirm"})
@@ -444,6 +463,12 @@ def main() -> None:
         step("f: turns in flight: simultaneous chat turns against a fake model that takes "
              "5 s a call, one worker then two behind nginx")
         report["f"] = bench_inflight(pg, quick, inproc, fresh_pg_database, step)
+    if "g" in parts:
+        from bench.streamed import bench_streaming
+
+        step("g: a turn's cost, and simultaneous turns against a streaming model (first "
+             "token after 1 s, 300 tokens at 50/s), one worker")
+        report["g"] = bench_streaming(quick, inproc, step)
     out = ROOT / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     # A run of some parts keeps the others' last figures; each part says when.

@@ -36,7 +36,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,20 +56,36 @@ MESSAGE = "Hello"          # the offline model greets back: one model call, no t
 # --- the fake model ----------------------------------------------------------------
 
 class FakeModel:
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
+    """``bench/fake_model.py``: every call held ``delay`` seconds before its first
+    byte; with ``tokens``, a streamed answer of that many tokens, ``rate`` a second."""
+
+    def __init__(self, delay: float, tokens: int = 0, rate: float = 50.0,
+                 port: int = MODEL_PORT) -> None:
+        self.delay, self.tokens, self.rate, self.port = delay, tokens, rate, port
         self.proc = subprocess.Popen(
-            [PYTHON, str(ROOT / "bench" / "fake_model.py"), "--port", str(MODEL_PORT),
-             "--delay", str(delay)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [PYTHON, str(ROOT / "bench" / "fake_model.py"), "--port", str(port),
+             "--delay", str(delay), "--tokens", str(tokens), "--rate", str(rate)], cwd=ROOT,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True, env={**os.environ, "LOG_LEVEL": "WARNING"})
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line.startswith("ready"):
             self.stop()
             raise RuntimeError(f"the fake model did not start: {line!r}")
 
-    def _call(self, method: str, path: str) -> dict[str, Any]:
-        request = urllib.request.Request(f"http://127.0.0.1:{MODEL_PORT}{path}", method=method,
-                                         data=b"" if method == "POST" else None)
+    @property
+    def seconds(self) -> float:
+        """The model's own time for an answer in words: its first token's wait, then
+        the rest of its tokens at its rate."""
+        return self.delay + max(0, self.tokens - 1) / self.rate
+
+    def set_tokens(self, tokens: int) -> None:
+        """Streamed answers from now on: ``tokens`` tokens (0: the offline model's own)."""
+        self._call("POST", "/bench/tokens", str(tokens).encode())
+        self.tokens = tokens
+
+    def _call(self, method: str, path: str, data: bytes = b"") -> dict[str, Any]:
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
+                                         data=data if method == "POST" else None)
         with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 (loopback)
             return json.loads(response.read())
 
@@ -89,18 +105,18 @@ class FakeModel:
             self.proc.wait()
 
 
-async def bare_calls(count: int) -> list[float]:
+async def bare_calls(count: int, port: int = MODEL_PORT) -> list[float]:
     """``count`` simultaneous streamed chat completions straight to the fake model:
     seconds from each request to its stream's end."""
     body = json.dumps({"model": "fake", "stream": True,
                        "messages": [{"role": "user", "content": MESSAGE}]}).encode()
-    head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{MODEL_PORT}\r\n"
+    head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             "Connection: close\r\n\r\n").encode()
 
     async def one() -> float:
         started = time.perf_counter()
-        reader, writer = await asyncio.open_connection("127.0.0.1", MODEL_PORT)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(head + body)
         await writer.drain()
         data = await asyncio.wait_for(reader.read(), TURN_TIMEOUT)  # to EOF: Connection: close
@@ -292,7 +308,7 @@ async def _measure(port: int, people: list[dict[str, str]], pids: list[int], mod
     for ws in sockets:
         await ws.close()
 
-    delay = model.delay
+    delay = model.seconds
     answered = sorted(r["answer"] for r in results if r.get("outcome") == "done")
     outcomes: dict[str, int] = {}
     for r in results:
@@ -324,6 +340,8 @@ async def _measure(port: int, people: list[dict[str, str]], pids: list[int], mod
         "pace_s": pace, "send_spread_s": round(results[0]["send_spread"], 3) if results else 0,
         "median_s": statistics.median(answered) if answered else None,
         "p90_s": answered[int(0.9 * (done - 1))] if answered else None,
+        "p95_s": answered[int(0.95 * (done - 1))] if answered else None,
+        "p95_x": answered[int(0.95 * (done - 1))] / delay if answered else None,
         "slowest_s": answered[-1] if answered else None,
         "fastest_s": answered[0] if answered else None,
         "median_x": statistics.median(answered) / delay if answered else None,
@@ -332,7 +350,8 @@ async def _measure(port: int, people: list[dict[str, str]], pids: list[int], mod
         "first_fragment_slowest_s": firsts[-1] if firsts else None,
         "wall_s": wall,
         "model": {"peak_in_flight": stats["peak"], "calls": stats["served"],
-                  "calls_per_turn": stats["served"] / len(results) if results else None},
+                  "calls_per_turn": stats["served"] / len(results) if results else None,
+                  "words_sent": stats.get("words_sent")},
         "workers": workers,
         "worker_cpu_ms_per_turn": round(cpu_total * 1000 / len(results), 1) if results else None,
         "peak_rss_mb": max(w["peak_rss_mb"] for w in workers),
@@ -384,34 +403,35 @@ async def _side(port: int, people: list[dict[str, str]], pids: list[int], model:
     }
 
 
-def _model_env() -> dict[str, str]:
-    return {"BANKBOT_MODEL": "fake", "OPENAI_BASE_URL": f"http://127.0.0.1:{MODEL_PORT}/v1",
+def _model_env(model_port: int = MODEL_PORT) -> dict[str, str]:
+    return {"BANKBOT_MODEL": "fake", "OPENAI_BASE_URL": f"http://127.0.0.1:{model_port}/v1",
             "OPENAI_API_KEY": "x", "LOG_LEVEL": "WARNING", "DEBUG": "0",
             "DJANGO_SETTINGS_MODULE": "bench.settings"}
 
 
-def one_worker(turns: int, model: FakeModel, inproc: Callable[..., dict],
-               log: Callable[[str], None]) -> dict[str, Any]:
-    """One Daphne worker on SQLite and the in-memory channel layer, no balancer."""
+@contextlib.contextmanager
+def single_worker(customers: int, inproc: Callable[..., dict], log: Callable[[str], None],
+                  tag: str = "(f) one worker", port: int = SINGLE_PORT,
+                  model_port: int = MODEL_PORT) -> Iterator[tuple[list[dict[str, str]], int]]:
+    """One Daphne worker on ``port`` (SQLite, the in-memory channel layer, no balancer,
+    the fake model on ``model_port``) for ``customers`` customers of their own: yields
+    them and its pid."""
     work = Path(tempfile.mkdtemp(prefix="bankbot-bench-f1-"))
     people_path = work / "people.json"
     url = f"sqlite:///{work}/bench.sqlite3"
-    log(f"(f) one worker: {2 * turns + WARM_CUSTOMERS} customers on SQLite")
-    inproc(url, {"parts": ["ws_setup"], "sockets": 2 * turns + WARM_CUSTOMERS,
+    log(f"{tag}: {customers} customers on SQLite")
+    inproc(url, {"parts": ["ws_setup"], "sockets": customers,
                  "ws_path": str(people_path), "transactions": 0})
     people = json.loads(people_path.read_text())
-    env = {**os.environ, **_model_env(), "DATABASE_URL": url}
+    env = {**os.environ, **_model_env(model_port), "DATABASE_URL": url}
     env.pop("REDIS_URL", None)
     log_file = open(work / "daphne.log", "w")  # noqa: SIM115 (closed below)
-    worker = subprocess.Popen([DAPHNE, "-b", "127.0.0.1", "-p", str(SINGLE_PORT),
+    worker = subprocess.Popen([DAPHNE, "-b", "127.0.0.1", "-p", str(port),
                                "bench.asgi:application"], cwd=ROOT, env=env,
                               stdout=log_file, stderr=subprocess.STDOUT)
     try:
-        wait_healthy(SINGLE_PORT)
-        out = asyncio.run(_side(SINGLE_PORT, people, [worker.pid], model, "one worker", log,
-                                None))
-        out["setup"] = "1 Daphne worker, SQLite, in-memory channel layer, no balancer"
-        return out
+        wait_healthy(port)
+        yield people, worker.pid
     finally:
         worker.terminate()
         try:
@@ -423,8 +443,17 @@ def one_worker(turns: int, model: FakeModel, inproc: Callable[..., dict],
         errors = [line for line in (work / "daphne.log").read_text().splitlines()
                   if "Traceback" in line or "ERROR" in line]
         if errors:
-            log(f"(f) one worker: its log had {len(errors)} error lines, e.g. {errors[0][:160]}")
+            log(f"{tag}: its log had {len(errors)} error lines, e.g. {errors[0][:160]}")
         shutil.rmtree(work, ignore_errors=True)
+
+
+def one_worker(turns: int, model: FakeModel, inproc: Callable[..., dict],
+               log: Callable[[str], None]) -> dict[str, Any]:
+    """One Daphne worker on SQLite and the in-memory channel layer, no balancer."""
+    with single_worker(2 * turns + WARM_CUSTOMERS, inproc, log) as (people, pid):
+        out = asyncio.run(_side(SINGLE_PORT, people, [pid], model, "one worker", log, None))
+        out["setup"] = "1 Daphne worker, SQLite, in-memory channel layer, no balancer"
+        return out
 
 
 def two_workers(turns: int, model: FakeModel, pg_url: str, inproc: Callable[..., dict],

@@ -38,3 +38,23 @@ def test_somewhere_in_a_thousand_is_a_range(text, low, high):
     (mention,) = amounts_in(text, years=False)
     assert (mention.value - mention.slack, mention.value + mention.slack) == (
         Decimal(low), Decimal(high))
+
+
+@pytest.mark.parametrize(("text", "currency"), [
+    ("₸ 15 000", True), ("KZT\u00a015000", True), ("тенге\n 250", True), ("тг. 300", True),
+    ("ekzt 400", True),  # as the pattern always read it: no boundary before the currency
+    ("tenges 500", False), ("₸, 600", False), ("15 000", False), ("in June 700", False),
+])
+def test_a_currency_written_before_the_number_is_read_back_from_it(text, currency):
+    """The currency before a number ("₸ 15 000") is read back from the number, not by
+    searching the whole text before it for each number (a streamed answer's check
+    reads its text again and again): the same verdict as that search."""
+    import re
+
+    from accounts.money import _CURRENCY, _currency_before
+
+    end = re.search(r"\d", text).start()
+    assert _currency_before(text, end) is currency
+    assert bool(re.search(rf"{_CURRENCY}\s*$", text[:end], re.IGNORECASE)) is currency
+    mention = next(m for m in amounts_in(text, min_bare=1) if m.start == end)
+    assert mention.with_currency is currency

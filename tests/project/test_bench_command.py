@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 
 from django.conf import settings
 
-from bench.__main__ import summary
+from bench.__main__ import inproc, summary
+from bench.streamed import bench_streaming
 
 
 def test_it_refuses_an_unknown_part_before_starting_anything():
     done = subprocess.run([sys.executable, "-m", "bench", "--parts", "a,zz"],
                           cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "unknown part(s): zz; choose from a, confirm, d, b, c, e, f" in done.stderr
+    assert "unknown part(s): zz; choose from a, confirm, d, b, c, e, f, g" in done.stderr
     assert "PostgreSQL" not in done.stderr  # nothing was started
 
 
@@ -69,3 +71,40 @@ def test_its_summary_sets_the_guarded_turns_against_the_naive_ones():
     assert "guarded chat turns vs naive-harness turns, 50 sockets" in row
     assert "0.81 (24.3 vs 30.0 turns/s, 1 failed)" in row
     assert row.endswith("| ≥ 0.7 |")
+
+
+def test_its_summary_gives_the_streamed_turns_against_the_models_own_time():
+    report = {"g": {"turns": 200, "first_token_s": 1.0, "tokens": 300, "rate": 50.0,
+                    "median_vs_bare": 1.134, "p95_vs_bare": 1.19, "slowest_vs_bare": 1.25,
+                    "bare": {"median_s": 7.01}, "burst_cpu_ms_per_turn": 24.56,
+                    "burst": {"answered": 200, "turns": 200},
+                    "cost": {"turn_ms": 11.2, "per_token_ms": 0.041}}}
+    [row] = [line for line in summary(report).splitlines() if line.startswith("| g ")]
+    assert "200 simultaneous turns, one worker, a streaming model (1 s to the first token, " \
+           "300 tokens at 50/s)" in row
+    assert "median 1.13×, p95 1.19×, slowest 1.25× (bare 7.01 s; 200 of 200 answered)" in row
+    assert "24.6 ms a turn in the burst, a turn alone 11.2 ms + 41 µs a token" in row
+    assert row.endswith("| median and p95 ≤ 1.2× |")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_streamed_turns_part_runs_on_a_tiny_size():
+    """Part (g) end to end, tiny and fast (its own ports): a worker, the streaming fake
+    model, every turn answered with the model's tokens, the figures it reports there."""
+    report = bench_streaming(False, inproc, lambda text: None, turns=3, alone=1,
+                             first_token=0.05, tokens=12, rate=400.0, port=_free_port(),
+                             model_port=_free_port())
+    assert report["warm_up"]["answered"] == report["warm_up"]["turns"]
+    burst = report["burst"]
+    assert burst["outcomes"] == {"done": 3} and burst["model"]["calls_per_turn"] == 1
+    assert burst["model"]["words_sent"] == 3 * 12  # every turn streamed the whole answer
+    assert report["cost"]["long"]["words_per_turn"] == 12
+    assert report["cost"]["short"]["answered"] == report["cost"]["long"]["answered"] == 1
+    assert report["bare"]["calls"] == 3
+    assert report["median_vs_bare"] > 0 and report["burst_cpu_ms_per_turn"] > 0
+    assert summary({"g": report}).splitlines()[-1].startswith("| g | 3 simultaneous turns")

@@ -18,6 +18,15 @@ def test_it_defaults_to_sqlite_with_immediate_transactions_and_a_timeout(load_se
     assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
 
 
+def test_sqlite_keeps_each_threads_connection_open_unless_told_otherwise(load_settings):
+    """Opening a SQLite connection for every database step cost a chat turn more than
+    its queries (docs/benchmarks.md, part g); DB_CONN_MAX_AGE still decides if set."""
+    assert load_settings(DATABASE_URL=None, DB_CONN_MAX_AGE=None).DATABASES[
+        "default"]["CONN_MAX_AGE"] is None
+    assert load_settings(DATABASE_URL=None, DB_CONN_MAX_AGE="0").DATABASES[
+        "default"]["CONN_MAX_AGE"] == 0
+
+
 def test_it_leaves_sqlite_options_off_other_engines(load_settings):
     settings = load_settings(DATABASE_URL="postgres://bankbot:secret@127.0.0.1:5432/bankbot")
 
