@@ -190,7 +190,7 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 оплачивал мошенники мошенничество последний последнюю последняя последней недавний самую самый
 крупную сегодня вчера
 плз плиз пж пжлст плс ваще вообще просто только еще ещё который которая которое которые
-которого которой которую right away whatever something anything thing things stuff
+которого которой которую right away whatever something anything thing things stuff extra
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
@@ -375,7 +375,7 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\brn\b", "now"),
         # terse: «блок 4242», «разблок 6006», «спор сулпак», "4242 блок"
         (r"(?:^|(?<=[.!?]\s))(?:блок|блокировка)(?=\s)", "заблокируйте"),
-        (r"\b(\d{4}) (?:блок|блокировка)\b", r"заблокируйте \1"),
+        (r"\b(\d{4})\s*(?:[—–-]\s*)?(?:блок|блокировка)\b", r"заблокируйте \1"),
         (r"(?:^|(?<=[.!?]\s))разблок(?=\s)", "разблокируйте"),
         (r"(?:^|(?<=[.!?]\s))спор(?=\s)", "оспорьте"),
         # block
@@ -383,7 +383,7 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
          "block"),
         # "my debit card's gone, kill it": the card said before, in the same sentence
-        (r"(\b(?:card|visa|mastercard|debit|credit|cc|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
+        (r"(\b(?:card|visa|mastercard|debit|credit|cc|kredit\w*|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
          r"|shut|switch|turn)( it| her)(?: down| off)?\b", r"\1block\2"),
         (r"\b(?:останови|отключи|приостанови|выключи|выруби|вырубай)(?:те)?\b(?:\s+действие)?"
          + _CARD_AHEAD, "заблокируйте"),
@@ -417,6 +417,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(?:start|initiate|process|issue) (?:a |the |my )?refund\b", "dispute"),
         (r"\b(?:get|give) (?:me )?(?:my |the |our |that |this )?(?:money|cash|funds|it|that)"
          r" back\b", "dispute"),
+        # "get the 200 back", "get back the extra 2100" (never "get back to you")
+        (r"\bget (the (?:extra |other )?[\d\s.,]*\d(?:k|к)?) back\b", r"dispute \1"),
+        (r"\bget back (?!to\b)(?=(?:the|my|that|this|those|these)\b)", "dispute "),
         (r"\b(want|like|need) ((?:\S+ ){0,3}?)back (?:from|out of|of|for|on)\b",
          r"\1 to dispute \2of"),
         (r"\b(want|like|need) ((?:\S+ ){0,3}?)back\b", r"\1 to dispute \2"),
@@ -853,11 +856,11 @@ def _is_question(sentence: str) -> bool:
 _CLAUSE_SPLIT = re.compile(
     # A relative clause belongs to its noun: "the card, which I use online", «карту, с
     # которой списывается нетфликс».
-    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|(?<!\d):(?!\d)|\s[—–-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
+    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|(?<!\d):(?!\d)|\s[—–+-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
     re.IGNORECASE)
 
 
-_AND_BEFORE = re.compile(r"(?:\band|\bplus|\bи|\bа также)\s*$", re.IGNORECASE)
+_AND_BEFORE = re.compile(r"(?:\band|\bplus|\+|\bи|\bа также)\s*$", re.IGNORECASE)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -1212,7 +1215,7 @@ _SIZES = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, patte
 # card", «дебетку», "the Mastercard", «голду», "the virtual one". Read for card operations.
 CARD_DESCRIPTORS = {
     "debit": r"debit|дебет\w*",
-    "credit": r"credit|cc|кредит\w*",
+    "credit": r"credit|cc|kredit\w*|кредит\w*",
     "virtual": r"virtual|online(?:[- ]only)?|виртуал\w*|онлайн|интернет\w*",
     "physical": r"physical|plastic|пластик\w*|пластиков\w*|физическ\w*",
     "gold": r"gold(?:en)?|голд\w*|золот\w*",

@@ -383,7 +383,7 @@ def understand_all(text: str, today: date) -> list[CustomerRequest]:
 # Where one request ends and the next may begin: a sentence's end, a comma or a dash
 # (not inside "23,760"), and the words that join two requests.
 _CLAUSE_SPLIT_RE = re.compile(
-    r"[.!?;:]+(?:\s+|$)|\n+|,(?!\d)\s*|\s+[-—–]+\s+"
+    r"[.!?;:]+(?:\s+|$)|\n+|,(?!\d)\s*|\s+[-—–+]+\s+"
     r"|\s+(?:and|also|then|plus|и|а|также|ещ[её]|потом|заодно)\s+",
     re.I,
 )

@@ -458,6 +458,12 @@ HAND_WRITTEN: list[tuple] = [
     ("Оспорьте только 5 тыс. из покупки в Acme Food, остальное правильно", {"D:T-3001:5000.00"}),
     ("Смотрю выписку: Magnum — это я, всё нормально. Оспорьте Acme Food.", {"D:T-3001"}),
     ("T-3003 — это я. Оспорьте T-3003.", {"D:T-3003"}, NOTHING),  # named and vouched for
+    ("4242 — блок.", {"B:4242"}),
+    ("block 4242 + chargeback on T-3001", {"B:4242", "D:T-3001"}),
+    ("I was charged 15000 at Acme Food, the bill was 14000. Could you get the 1000 back?",
+     {"D:T-3001:1000.00"}, NOTHING),  # a part of which charge is not said plainly: buttons
+    ("Please get back to me about T-3001", NOTHING),
+    ("when do I get back the money for T-3001?", NOTHING),
 ]
 
 # Template expansions: the same forms over several targets.
