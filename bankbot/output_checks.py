@@ -114,6 +114,8 @@ def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
                           "it was removed.")),
         ("status", gettext("The assistant described a dispute's status that does not match "
                            "your records; it was removed.")),
+        ("charge", gettext("The assistant gave a transaction an amount that is not its "
+                           "amount; it was removed.")),
     ]
     problems = [sentence for kind, sentence in sentences if kind in removed]
     if amounts:
@@ -192,7 +194,8 @@ class _Figures:
     def facts(self) -> dict[str, set[str]]:
         """The bank's facts a claim must equal: balances and totals (as figures) and
         disputes' statuses, from a tool result's own fields (never External ones)."""
-        found: dict[str, set[str]] = {"balance": set(), "total": set(), "status": set()}
+        found: dict[str, set[str]] = {"balance": set(), "total": set(), "status": set(),
+                                      "charge": set(), "reference": set()}
         if self.by_customer:
             return found
         try:
@@ -238,10 +241,25 @@ def _collect_bank_strings(data: Any, pieces: list[str]) -> None:
 _FACT_KEYS = {"balance_kzt": "balance", "balance": "balance", "total_kzt": "total"}
 
 
+_REFERENCE_VALUE = re.compile(r"T-\d+")
+_CHARGE_KEYS = ("amount_kzt", "amount")
+
+
 def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
     if isinstance(data, dict):
         if "external_text" in data:
             return
+        # A transaction's amount, or an amount the bank attached to it (a dispute's
+        # part): "T-5006:23760.00" — what a figure said of T-5006 may be.
+        reference = next((v for k in ("reference", "transaction")
+                          if isinstance(v := data.get(k), str) and _REFERENCE_VALUE.fullmatch(v)),
+                         None)
+        if reference is not None:
+            found["reference"].add(reference)
+            for key in _CHARGE_KEYS:
+                if isinstance(value := data.get(key), str | int | float):
+                    with contextlib.suppress(ArithmeticError):
+                        found["charge"].add(f"{reference}:{Decimal(str(value)):.2f}")
         for key, value in data.items():
             if key in _FACT_KEYS and isinstance(value, str | int | float):
                 with contextlib.suppress(ArithmeticError):
@@ -277,8 +295,11 @@ _NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|по
 _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
 
 
+_REFERENCE_SAID = re.compile(r"(?<![\w-])[TТ]-\d{1,12}\b")
+
+
 class _Claim(NamedTuple):
-    kind: str  # "balance" | "total" | "status"
+    kind: str  # "balance" | "total" | "status" | "charge" ("T-5006:23760.00")
     value: str  # the figure ("18760.00") or the status ("resolved") claimed
     start: int
     end: int
@@ -296,6 +317,13 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
                 at = sentence.start() + word.start()
                 m = min(inside, key=lambda m: abs(m.start - at))
                 found.append(_Claim(kind, f"{m.value:.2f}", m.start, m.end))
+        references = set(_REFERENCE_SAID.findall(said))
+        if len(references) == 1 and len(inside) == 1:
+            # "T-5006 was 18,760.00 ₸": a figure said of the one transaction named must be
+            # its amount (or an amount the bank attached to it), not another row's.
+            m, (reference,) = inside[0], references
+            found.append(_Claim("charge", f"{reference.upper().replace('Т', 'T')}:{m.value:.2f}",
+                                m.start, m.end))
         if not _DISPUTE_WORD.search(said):
             continue
         for pattern, status in _STATUS_WORDS:
@@ -342,7 +370,7 @@ def _host(link: str) -> str:
 
 
 def _claims_possible(text: str) -> bool:
-    return any(p.search(text) for p in _CLAIMS.values()) or bool(
+    return any(p.search(text) for p in _CLAIMS.values()) or bool(_REFERENCE_SAID.search(text)) or bool(
         _DISPUTE_WORD.search(text) and any(p.search(text) for p, _ in _STATUS_WORDS))
 
 
@@ -367,18 +395,23 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     # that fact in the bank's results, not only a figure the bank wrote somewhere.
     claims = _claims_in(cleaned, mentions) if _claims_possible(cleaned) else []
     unmet = {(c.kind, c.value) for c in claims}
+    named = {value.split(":")[0] for kind, value in unmet if kind == "charge"}
     for figures in known if unfound or unvouched or unmet else ():
         unfound -= figures.amounts if unfound else set()
         unvouched -= figures.contacts if unvouched else set()
         unmet -= {(kind, value) for kind, value in unmet if value in figures.facts[kind]}
+        named -= figures.facts["reference"] if named else set()
         if not unfound and not unvouched and not unmet:
             break
+    # A figure said of a transaction no result shows is judged as any amount is.
+    unmet -= {(kind, value) for kind, value in unmet
+              if kind == "charge" and value.split(":")[0] in named}
 
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
     cuts = [(c.start, c.end, c.kind) for c in contacts if c.key in unvouched]
     false = [c for c in claims if (c.kind, c.value) in unmet
-             and not (c.kind != "status" and Decimal(c.value) in unfound)]
+             and not (c.kind != "status" and Decimal(c.value.split(":")[-1]) in unfound)]
     spans = {(c.start, c.end): c.kind for c in reversed(false)}  # one cut a span
     cuts += [(start, end, kind) for (start, end), kind in spans.items()]
     removed |= {c.kind for c in contacts if c.key in unvouched} | {c.kind for c in false}

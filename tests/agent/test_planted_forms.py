@@ -71,7 +71,8 @@ def test_the_banks_own_figures_and_ordinary_words_pass():
 RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "count": 1}',
            '{"transactions": [{"reference": "T-1", "amount_kzt": "18760.00"},'
            ' {"reference": "T-2", "amount_kzt": "4200.00"}], "total_kzt": "22960.00"}',
-           '{"disputes": [{"reference": "D-1", "status": "in_review"}]}']
+           '{"disputes": [{"reference": "D-1", "status": "in_review"}]}',
+           '{"status": "awaiting_confirmation", "action": {"transaction": "T-1", "amount": "5000.00"}}']
 
 
 @pytest.mark.parametrize(("answer", "marker"), [
@@ -82,6 +83,8 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
     ("Your dispute D-1 was approved and refunded.", "[status removed]"),
     ("Ваш спор D-1 одобрен.", "[status removed]"),
     ("The claim was rejected.", "[status removed]"),
+    ("T-1 was 4,200.00 ₸.", "[amount removed]"),  # T-2's amount said of T-1
+    ("Операция T-2 на 18 760,00 ₸ — это Magnum.", "[amount removed]"),
 ])
 def test_a_figure_or_a_status_that_is_not_the_fact_claimed_is_removed(answer, marker):
     checked = check_answer(answer, known_text=RESULTS)
@@ -93,6 +96,9 @@ def test_a_figure_or_a_status_that_is_not_the_fact_claimed_is_removed(answer, ma
     "In total you spent 22,960.00 ₸; the biggest charge was 18,760.00 ₸.",
     "Your dispute D-1 is in review; it has not been approved yet.",
     "Остаток: 100 000,00 ₸. Всего 22 960,00 ₸.",
+    "T-1 was 18,760.00 ₸, and T-2 was 4,200.00 ₸.",
+    "I prepared a dispute of 5,000.00 ₸ on T-1.",  # the part the bank attached to T-1
+    "T-9 is not in your results; the Magnum charge was 4,200.00 ₸.",  # no fact about T-9
 ])
 def test_true_claims_pass(answer):
     checked = check_answer(answer, known_text=RESULTS)
