@@ -8,6 +8,7 @@ loses nothing: the customer sees a clear message and can retry (G11).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from openai.types.chat import (
     ChatCompletionToolMessageParam,
 )
 
+from accounts.selectors import cards_for_customer
 from bankbot.chat import (
     FailurePayload,
     ToolCallsPayload,
@@ -383,7 +385,11 @@ def _finish_streamed(conversation: Conversation, gate: StreamGate, ctx: Any,
 def _known_text(conversation: Conversation) -> Iterator[Known]:
     """What the answer's amounts and contacts may come from (G10), newest first and
     read lazily: the conversation's tool results (whose merchant-written fields the
-    check skips), then the customer's and the bank's system messages."""
+    check skips), then the customer's and the bank's system messages. First, the
+    customer's cards as they are now: a card's state said in words must be its state."""
+    yield Known(json.dumps({"cards": [
+        {"card": card.last4, "status": str(card.status)}
+        for card in cards_for_customer(customer=conversation.customer)]}))
     for payload in conversation.messages.filter(role=Message.Role.TOOL).order_by(
             "-id").values_list("payload", flat=True):
         if result := tool_result_of(payload):

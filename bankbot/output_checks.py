@@ -84,7 +84,7 @@ def _marker(kind: str) -> str:
     """What the check writes where it removed something, in the customer's language
     (the active one): "amount" (a figure nothing vouches for, or one said to be a
     fact it is not), "status", "link", "e-mail", "phone", "image", "tag"."""
-    if kind == "status":
+    if kind in ("status", "card"):
         return gettext("[status removed]")
     if kind == "link":
         return gettext("[link removed]")
@@ -116,6 +116,8 @@ def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
                            "your records; it was removed.")),
         ("charge", gettext("The assistant gave a transaction an amount that is not its "
                            "amount; it was removed.")),
+        ("card", gettext("The assistant described a card's state that does not match your "
+                         "cards; it was removed.")),
     ]
     problems = [sentence for kind, sentence in sentences if kind in removed]
     if amounts:
@@ -195,7 +197,7 @@ class _Figures:
         """The bank's facts a claim must equal: balances and totals (as figures) and
         disputes' statuses, from a tool result's own fields (never External ones)."""
         found: dict[str, set[str]] = {"balance": set(), "total": set(), "status": set(),
-                                      "charge": set(), "reference": set()}
+                                      "charge": set(), "reference": set(), "card": set()}
         if self.by_customer:
             return found
         try:
@@ -242,6 +244,8 @@ _FACT_KEYS = {"balance_kzt": "balance", "balance": "balance", "total_kzt": "tota
 
 
 _REFERENCE_VALUE = re.compile(r"T-\d+")
+_LAST4 = re.compile(r"\d{4}")
+_CARD_STATES = ("active", "blocked")
 _CHARGE_KEYS = ("amount_kzt", "amount")
 
 
@@ -254,6 +258,9 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
         reference = next((v for k in ("reference", "transaction")
                           if isinstance(v := data.get(k), str) and _REFERENCE_VALUE.fullmatch(v)),
                          None)
+        card, state = data.get("card"), data.get("status")
+        if isinstance(card, str) and _LAST4.fullmatch(card) and state in _CARD_STATES:
+            found["card"].add(f"{card}:{state}")  # "4242:active": a card row's state
         if reference is not None:
             found["reference"].add(reference)
             for key in _CHARGE_KEYS:
@@ -296,6 +303,19 @@ _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
 
 
 _REFERENCE_SAID = re.compile(r"(?<![\w-])[TТ]-\d{1,12}\b")
+# A card named by its last four digits, and the state a sentence says it is in.
+_CARD_SAID = re.compile(r"(?:\bcard|\bкарт\w*|•+|\*{2,})\s*(?:ending (?:in )?|•+\s*)?(\d{4})\b",
+                        re.IGNORECASE)
+_CARD_STATE_WORDS = (
+    (re.compile(r"\b(?:blocked|frozen|locked|заблокирован\w*|заморожен\w*)\b", re.IGNORECASE),
+     "blocked"),
+    (re.compile(r"\b(?:active|unblocked|unfrozen|активн\w*|разблокирован\w*)\b", re.IGNORECASE),
+     "active"),
+)
+# Not a state said to hold now: a future, a condition, an ability ("will be blocked once
+# you confirm", «будет заблокирована», "can be unblocked").
+_NOT_NOW = re.compile(r"\b(?:will|would|once|after|when|if|can|could|may|should|to be|"
+                      r"будет|будут|после|когда|если|можно|может|чтобы)\b", re.IGNORECASE)
 
 
 class _Claim(NamedTuple):
@@ -324,6 +344,15 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
             m, (reference,) = inside[0], references
             found.append(_Claim("charge", f"{reference.upper().replace('Т', 'T')}:{m.value:.2f}",
                                 m.start, m.end))
+        cards = set(_CARD_SAID.findall(said))
+        if len(cards) == 1 and not _NOT_NOW.search(said):
+            # "Card 4242 is blocked": the state said of one card must be its state now.
+            for pattern, state in _CARD_STATE_WORDS:
+                for word in pattern.finditer(said):
+                    if not _NOT_YET.search(said[:word.start()]):
+                        start = sentence.start() + word.start()
+                        found.append(_Claim("card", f"{next(iter(cards))}:{state}", start,
+                                            start + len(word.group(0))))
         if not _DISPUTE_WORD.search(said):
             continue
         for pattern, status in _STATUS_WORDS:
@@ -370,7 +399,8 @@ def _host(link: str) -> str:
 
 
 def _claims_possible(text: str) -> bool:
-    return any(p.search(text) for p in _CLAIMS.values()) or bool(_REFERENCE_SAID.search(text)) or bool(
+    return (any(p.search(text) for p in _CLAIMS.values()) or bool(_REFERENCE_SAID.search(text))
+            or bool(_CARD_SAID.search(text))) or bool(
         _DISPUTE_WORD.search(text) and any(p.search(text) for p, _ in _STATUS_WORDS))
 
 
@@ -396,22 +426,27 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     claims = _claims_in(cleaned, mentions) if _claims_possible(cleaned) else []
     unmet = {(c.kind, c.value) for c in claims}
     named = {value.split(":")[0] for kind, value in unmet if kind == "charge"}
+    cards = {value.split(":")[0] for kind, value in unmet if kind == "card"}
     for figures in known if unfound or unvouched or unmet else ():
         unfound -= figures.amounts if unfound else set()
         unvouched -= figures.contacts if unvouched else set()
         unmet -= {(kind, value) for kind, value in unmet if value in figures.facts[kind]}
         named -= figures.facts["reference"] if named else set()
+        cards -= {fact.split(":")[0] for fact in figures.facts["card"]} if cards else set()
         if not unfound and not unvouched and not unmet:
             break
-    # A figure said of a transaction no result shows is judged as any amount is.
+    # A figure said of a transaction no result shows is judged as any amount is; a state
+    # said of a card the bank's data never showed is not judged.
     unmet -= {(kind, value) for kind, value in unmet
-              if kind == "charge" and value.split(":")[0] in named}
+              if (kind == "charge" and value.split(":")[0] in named)
+              or (kind == "card" and value.split(":")[0] in cards)}
 
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
     cuts = [(c.start, c.end, c.kind) for c in contacts if c.key in unvouched]
     false = [c for c in claims if (c.kind, c.value) in unmet
-             and not (c.kind != "status" and Decimal(c.value.split(":")[-1]) in unfound)]
+             and not (c.kind not in ("status", "card")
+                      and Decimal(c.value.split(":")[-1]) in unfound)]
     spans = {(c.start, c.end): c.kind for c in reversed(false)}  # one cut a span
     cuts += [(start, end, kind) for (start, end), kind in spans.items()]
     removed |= {c.kind for c in contacts if c.key in unvouched} | {c.kind for c in false}

@@ -72,7 +72,8 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
            '{"transactions": [{"reference": "T-1", "amount_kzt": "18760.00"},'
            ' {"reference": "T-2", "amount_kzt": "4200.00"}], "total_kzt": "22960.00"}',
            '{"disputes": [{"reference": "D-1", "status": "in_review"}]}',
-           '{"status": "awaiting_confirmation", "action": {"transaction": "T-1", "amount": "5000.00"}}']
+           '{"status": "awaiting_confirmation", "action": {"transaction": "T-1", "amount": "5000.00"}}',
+           '{"cards": [{"card": "4242", "status": "active"}, {"card": "6006", "status": "blocked"}]}']
 
 
 @pytest.mark.parametrize(("answer", "marker"), [
@@ -85,6 +86,8 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
     ("The claim was rejected.", "[status removed]"),
     ("T-1 was 4,200.00 ₸.", "[amount removed]"),  # T-2's amount said of T-1
     ("Операция T-2 на 18 760,00 ₸ — это Magnum.", "[amount removed]"),
+    ("Your card •••• 4242 is blocked now.", "[status removed]"),
+    ("Карта 6006 активна, можно платить.", "[status removed]"),
 ])
 def test_a_figure_or_a_status_that_is_not_the_fact_claimed_is_removed(answer, marker):
     checked = check_answer(answer, known_text=RESULTS)
@@ -99,6 +102,10 @@ def test_a_figure_or_a_status_that_is_not_the_fact_claimed_is_removed(answer, ma
     "T-1 was 18,760.00 ₸, and T-2 was 4,200.00 ₸.",
     "I prepared a dispute of 5,000.00 ₸ on T-1.",  # the part the bank attached to T-1
     "T-9 is not in your results; the Magnum charge was 4,200.00 ₸.",  # no fact about T-9
+    "Card 4242 is active and card 6006 is blocked.",
+    "Card 4242 will be blocked once you confirm.",  # not a state said to hold now
+    "Карта 4242 не заблокирована.",  # "not blocked" claims nothing
+    "Card 9999 is blocked.",  # a card the bank's data never showed is not judged here
 ])
 def test_true_claims_pass(answer):
     checked = check_answer(answer, known_text=RESULTS)
