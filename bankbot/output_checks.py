@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from django.utils.translation import gettext
 
-from accounts.money import amount_values, amounts_in, ends_in_currency, number_word
+from accounts.money import amount_values, amounts_in, ends_in_currency, kzt_text, number_word
 from accounts.text import without_hidden
 
 # A bare number below this is a count ("3 cards"), not an amount; with a currency,
@@ -116,6 +116,12 @@ def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
                            "your records; it was removed.")),
         ("charge", gettext("The assistant gave a transaction an amount that is not its "
                            "amount; it was removed.")),
+        ("balance_shown", gettext("The assistant stated a balance that is not your balance; "
+                                  "the bank's figure is shown in its place.")),
+        ("total_shown", gettext("The assistant stated a total the bank did not compute; "
+                                "the bank's total is shown in its place.")),
+        ("charge_shown", gettext("The assistant gave a transaction an amount that is not its "
+                                 "amount; the bank's amount is shown in its place.")),
         ("card", gettext("The assistant described a card's state that does not match your "
                          "cards; it was removed.")),
     ]
@@ -156,7 +162,7 @@ def check_answer(text: str, *, known_text: Iterable[str | Known]) -> CheckedAnsw
     """``known_text``: the conversation's tool results and messages, read only as far
     as needed: once every amount and contact in the answer is found, the rest is
     not parsed (give the newest first), and an answer without any reads none."""
-    return _check(text, (_Figures(item) for item in known_text))
+    return _check(text, _Replay(_Figures(item) for item in known_text))
 
 
 class _Contact(NamedTuple):
@@ -363,6 +369,20 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
     return found
 
 
+def _rendered_facts(kinds: set[str], known: Iterable[_Figures]) -> dict[str, Decimal]:
+    """The one balance, the one total, each transaction's one amount the bank's results
+    hold ({"balance": …, "T-5006": …}); a kind with more than one value is left out."""
+    values: dict[str, set[Decimal]] = {}
+    for figures in known:
+        for kind in kinds & {"balance", "total"}:
+            values.setdefault(kind, set()).update(Decimal(v) for v in figures.facts[kind])
+        if "charge" in kinds:
+            for fact in figures.facts["charge"]:
+                reference, amount = fact.split(":")
+                values.setdefault(reference, set()).add(Decimal(amount))
+    return {key: next(iter(found)) for key, found in values.items() if len(found) == 1}
+
+
 def _contacts_in(text: str) -> list[_Contact]:
     """Links (with or without a scheme), e-mail addresses and phone numbers, in order."""
     found: list[_Contact] = []
@@ -447,12 +467,24 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     false = [c for c in claims if (c.kind, c.value) in unmet
              and not (c.kind not in ("status", "card")
                       and Decimal(c.value.split(":")[-1]) in unfound)]
-    spans = {(c.start, c.end): c.kind for c in reversed(false)}  # one cut a span
-    cuts += [(start, end, kind) for (start, end), kind in spans.items()]
-    removed |= {c.kind for c in contacts if c.key in unvouched} | {c.kind for c in false}
+    spans = {(c.start, c.end): c for c in reversed(false)}  # one cut a span
+    # Where the bank holds exactly one such fact (the balance, the total, the row's
+    # amount), its figure is written in the false one's place; else the marker.
+    shown_facts = _rendered_facts({c.kind for c in false}, known) if false else {}
+    rendered: dict[tuple[int, int], str] = {}
+    for (start, end), claim in spans.items():
+        fact = shown_facts.get(claim.kind if claim.kind != "charge"
+                               else claim.value.split(":")[0])
+        if fact is not None:
+            rendered[(start, end)] = kzt_text(fact)
+            removed.add(f"{claim.kind}_shown")
+        else:
+            removed.add(claim.kind)
+    cuts += [(start, end, claim.kind) for (start, end), claim in spans.items()]
+    removed |= {c.kind for c in contacts if c.key in unvouched}
     cuts += [(m.start, m.end, "amount") for m in mentions if m.value in unfound]
     for start, end, kind in sorted(cuts, reverse=True):
-        cleaned = cleaned[:start] + _marker(kind) + cleaned[end:]
+        cleaned = cleaned[:start] + rendered.get((start, end), _marker(kind)) + cleaned[end:]
     if unfound:
         removed.add("amount")
     return CheckedAnswer(text=cleaned, problems=_problems(removed, unfound),
@@ -681,7 +713,8 @@ class StreamGate:
         return shown
 
 
-_NOTE_ORDER = ["phone", "link", "e-mail", "amount", "balance", "total", "status"]
+_NOTE_ORDER = ["phone", "link", "e-mail", "amount", "balance", "total", "charge", "balance_shown",
+               "total_shown", "charge_shown", "status", "card", "image", "tag"]
 
 
 class _Replay:

@@ -77,21 +77,30 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
 
 
 @pytest.mark.parametrize(("answer", "marker"), [
-    ("Your balance is 18,760.00 ₸.", "[amount removed]"),
-    ("Остаток на счёте: 18 760,00 ₸.", "[amount removed]"),
-    ("In total you spent 18,760.00 ₸ this month.", "[amount removed]"),
-    ("Итого вы потратили 4 200,00 ₸.", "[amount removed]"),
+    # Where the bank holds one such fact, it is written in the false figure's place.
+    ("Your balance is 18,760.00 ₸.", "100,000.00\u00a0₸"),
+    ("Остаток на счёте: 18 760,00 ₸.", "100,000.00\u00a0₸"),
+    ("In total you spent 18,760.00 ₸ this month.", "22,960.00\u00a0₸"),
+    ("Итого вы потратили 4 200,00 ₸.", "22,960.00\u00a0₸"),
     ("Your dispute D-1 was approved and refunded.", "[status removed]"),
     ("Ваш спор D-1 одобрен.", "[status removed]"),
     ("The claim was rejected.", "[status removed]"),
-    ("T-1 was 4,200.00 ₸.", "[amount removed]"),  # T-2's amount said of T-1
-    ("Операция T-2 на 18 760,00 ₸ — это Magnum.", "[amount removed]"),
+    ("T-1 was 4,200.00 ₸.", "[amount removed]"),  # T-2's amount said of T-1 (which has two)
+    ("Операция T-2 на 18 760,00 ₸ — это Magnum.", "4,200.00\u00a0₸"),
     ("Your card •••• 4242 is blocked now.", "[status removed]"),
     ("Карта 6006 активна, можно платить.", "[status removed]"),
 ])
 def test_a_figure_or_a_status_that_is_not_the_fact_claimed_is_removed(answer, marker):
     checked = check_answer(answer, known_text=RESULTS)
-    assert checked.flagged and marker in checked.text
+    assert checked.flagged and marker in checked.text, checked.text
+    assert "18,760" not in checked.text and "18 760" not in checked.text
+
+
+def test_the_customer_is_told_the_banks_figure_replaced_the_false_one():
+    checked = check_answer("Your balance is 18,760.00 ₸.", known_text=RESULTS)
+    assert checked.text == "Your balance is 100,000.00\u00a0₸."
+    assert checked.problems == ["The assistant stated a balance that is not your balance; "
+                                "the bank's figure is shown in its place."]
 
 
 @pytest.mark.parametrize("answer", [

@@ -57,8 +57,8 @@ def test_a_flagged_sentence_is_replaced_and_later_clean_sentences_still_stream()
 
 
 @pytest.mark.parametrize(("answer", "shown"), [
-    ("Your balance is 18,760.00 ₸. The rest is as before.",
-     "Your balance is [amount removed]. The rest is as before."),
+    ("Your balance is 18,760.00 ₸. The rest is as before.",  # the bank's one balance instead
+     "Your balance is 100,000.00\u00a0₸. The rest is as before."),
     ("Your dispute D-1 was approved and refunded. It takes a day.",
      "Your dispute D-1 was [status removed] and [status removed]. It takes a day."),
     ("Call +7 700 123 45 67 or open evil-bank.kz/refund now. Thanks.",
