@@ -284,6 +284,13 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
     elif isinstance(data, list):
         for value in data:
             _collect_facts(value, found)
+    elif isinstance(data, str) and len(set(said := _REFERENCE_SAID.findall(data))) == 1:
+        # A bank sentence about one transaction ("Dispute 200.00 ₸ of transaction T-5010
+        # …", a proposal's summary) vouches for every figure it gives of it.
+        reference = said[0].replace("Т", "T")
+        found["reference"].add(reference)
+        found["charge"].update(f"{reference}:{amount:.2f}"
+                               for amount in amount_values(data, min_bare=1))
 
 
 # Claims a sentence makes about the bank's facts: a figure said to be the balance or a

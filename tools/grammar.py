@@ -315,6 +315,12 @@ class Request:
     # Amounts said in clauses that are not the request's features (a thing ruled out, a
     # question): "… no pizza for 4 500 — refund it" may be a part, never the whole.
     loose_amounts: tuple[Decimal, ...] = ()
+    # "Dispute both", «оспорьте оба»: where exactly two objects fit, it asks for each.
+    both: bool = False
+
+
+# "both", «оба», «обе», «обоих», «обеих»
+_BOTH = re.compile(r"\b(?:both|оба|обе|обоих|обеих)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -598,7 +604,8 @@ def read_request(text: str, *, today: date) -> Reading:
         requests.append(Request(operation, target,
                                 _reason(text) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
-                                else None, listed=index in listed, loose_amounts=loose))
+                                else None, listed=index in listed, loose_amounts=loose,
+                                both=bool(_BOTH.search(text))))
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
     if reasons:
         return Reading(unsure="the message gives more than one reason for the dispute",
@@ -1193,10 +1200,10 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
 
 # "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".
 _POSITIONS = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), value) for pattern, value in (
-    (r"first|1st|earlier|earliest|перв\w+|ранн\w+|раньше", 0),
+    (r"first|1st|earlier|earliest|older|oldest|перв\w+|ранн\w+|раньше", 0),
     (r"second|2nd|втор(?:ой|ая|ое|ую|ого|ому|ом|ые)", 1),
     (r"third|3rd|трет(?:ий|ья|ье|ью|ьего|ьей)", 2),
-    (r"last|latest|later|most recent|newest|последн\w+|поздн\w+|недавн\w+", -1),
+    (r"last|latest|later|most recent|newer|newest|последн\w+|поздн\w+|недавн\w+", -1),
     (r"second[- ]to[- ]last|penultimate|предпоследн\w+", -2),
 ))
 _CARD_NOUN = re.compile(r"\bcard\b|\bкарт\w*|\b(?:кредитк|дебетк|виртуалк|голд)\w*", re.IGNORECASE)

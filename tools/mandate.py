@@ -103,6 +103,14 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
             # "… and tell me my balance" named no object: not a second request. One that
             # nearly names a payment ("… и еще волт за воскресенье") gets its buttons.
             continue
+        if (isinstance(bound, Unbound) and bound.problem == "ambiguous" and request.both
+                and len(bound.candidates) == 2):
+            # "Both Coffee Boom charges yesterday — dispute both": each of the two that fit.
+            each = [bind_request(customer, replace(request, target=_only(request.target, c)),
+                                 source) for c in bound.candidates]
+            if all(isinstance(b, Grant) for b in each):
+                grants.extend(b for b in each if isinstance(b, Grant))
+                continue
         if isinstance(bound, Grant) and _maybe_a_part(request, bound):
             bound = _offering(customer, Unbound(
                 request.operation, "unsure", "an amount said beside it may be the part meant",
@@ -116,6 +124,13 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
                                                               "it without asking for it"),
                                  _described(text, operation, today)))
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
+
+
+def _only(target: TargetWords, candidate: str) -> TargetWords:
+    """The target narrowed to one candidate: its reference, or its card's digits."""
+    if candidate.startswith("T-"):
+        return replace(target, references=frozenset({candidate}))
+    return replace(target, cards=frozenset({candidate}))
 
 
 def _maybe_a_part(request: Request, grant: Grant) -> bool:

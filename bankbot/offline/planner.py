@@ -165,6 +165,11 @@ def _card_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
              if isinstance(card, dict) and applies(card)]
     if not cards:
         return Step(text=say(none, request.language))
+    if _BOTH.search(request.text) and len(pair := _two_best(
+            cards, lambda card: _card_fit(card, request.text))) == 2:
+        calls = [_call(conversation, tool, card=str(card.get("card"))) for card in pair]
+        if all(calls):  # "block both my Visa cards": each (the harness decides)
+            return Step(calls=[c for c in calls if c is not None])
     guess = max(enumerate(cards), key=lambda item: (_card_fit(item[1], request.text),
                                                      -item[0]))[1]
     call = _call(conversation, tool, card=str(guess.get("card")))
@@ -200,9 +205,29 @@ def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
         return Step(text=say("no_match", language))
     lookup = next(lookup for lookup in lookups if lookup.transactions())
     matches = _matching(lookup, request) or rows
+    if _BOTH.search(request.text) and not request.amount and len(
+            pair := _two_best(matches, lambda row: _row_fit(row, request))) == 2:
+        # "dispute both Magnum payments": each of the two (the harness decides).
+        calls = [_call(conversation, "raise_dispute", transaction=str(row.get("reference")),
+                       amount=str(row.get("amount_kzt", "")),
+                       reason=_reason(conversation, request.text, request.reason))
+                 for row in pair]
+        if all(calls):
+            return Step(calls=[c for c in calls if c is not None])
     best = max(enumerate(matches), key=lambda item: (_row_fit(item[1], request), -item[0]))[1]
     amount = request.amount or str(best.get("amount_kzt", ""))
     return _raise_dispute(conversation, request, str(best.get("reference")), amount)
+
+
+_BOTH = re.compile(r"\b(?:both|оба|обе|обоих|обеих)\b", re.IGNORECASE)
+
+
+def _two_best(rows: list[Row], fit: Callable[[Row], float]) -> list[Row]:
+    """The rows that fit best, when exactly two share the best fit ("both …")."""
+    if not rows:
+        return []
+    best = max(fit(row) for row in rows)
+    return [row for row in rows if fit(row) == best]
 
 
 def _row_fit(row: Row, request: CustomerRequest) -> float:

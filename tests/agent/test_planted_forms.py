@@ -73,7 +73,9 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
            ' {"reference": "T-2", "amount_kzt": "4200.00"}], "total_kzt": "22960.00"}',
            '{"disputes": [{"reference": "D-1", "status": "in_review"}]}',
            '{"status": "awaiting_confirmation", "action": {"transaction": "T-1", "amount": "5000.00"}}',
-           '{"cards": [{"card": "4242", "status": "active"}, {"card": "6006", "status": "blocked"}]}']
+           '{"cards": [{"card": "4242", "status": "active"}, {"card": "6006", "status": "blocked"}]}',
+           '{"status": "awaiting_confirmation", "proposal": "P-1",'
+           ' "summary": "Dispute 300.00 ₸ of transaction T-2 (2026-11-11): wrong amount"}']
 
 
 @pytest.mark.parametrize(("answer", "marker"), [
@@ -86,7 +88,7 @@ RESULTS = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "cou
     ("Ваш спор D-1 одобрен.", "[status removed]"),
     ("The claim was rejected.", "[status removed]"),
     ("T-1 was 4,200.00 ₸.", "[amount removed]"),  # T-2's amount said of T-1 (which has two)
-    ("Операция T-2 на 18 760,00 ₸ — это Magnum.", "4,200.00\u00a0₸"),
+    ("Операция T-2 на 18 760,00 ₸ — это Magnum.", "[amount removed]"),  # two facts of T-2
     ("Your card •••• 4242 is blocked now.", "[status removed]"),
     ("Карта 6006 активна, можно платить.", "[status removed]"),
 ])
@@ -110,6 +112,7 @@ def test_the_customer_is_told_the_banks_figure_replaced_the_false_one():
     "Остаток: 100 000,00 ₸. Всего 22 960,00 ₸.",
     "T-1 was 18,760.00 ₸, and T-2 was 4,200.00 ₸.",
     "I prepared a dispute of 5,000.00 ₸ on T-1.",  # the part the bank attached to T-1
+    "Dispute 300.00 ₸ of transaction T-2, as you asked.",  # the proposal's own summary
     "T-9 is not in your results; the Magnum charge was 4,200.00 ₸.",  # no fact about T-9
     "Card 4242 is active and card 6006 is blocked.",
     "Card 4242 will be blocked once you confirm.",  # not a state said to hold now

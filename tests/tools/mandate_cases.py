@@ -464,6 +464,14 @@ HAND_WRITTEN: list[tuple] = [
      {"D:T-3001:1000.00"}, NOTHING),  # a part of which charge is not said plainly: buttons
     ("Please get back to me about T-3001", NOTHING),
     ("when do I get back the money for T-3001?", NOTHING),
+    # "both" where exactly two fit asks for each; where more fit, which two is not said
+    ("Both Magnum charges are not mine. Dispute both.", {"D:T-3003::not_recognised",
+                                                         "D:T-3008::not_recognised"}),
+    ("оспорьте оба платежа в Magnum", {"D:T-3003", "D:T-3008"}),
+    ("dispute both Acme charges", NOTHING),  # three Acme charges: which two is not said
+    ("don't dispute both Magnum charges, only the older one", {"D:T-3008"}, NOTHING),
+    ("dispute the older of the two Magnum charges", {"D:T-3008"}),
+    ("dispute the newer Magnum charge", {"D:T-3003"}),
 ]
 
 # Template expansions: the same forms over several targets.
