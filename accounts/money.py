@@ -138,7 +138,7 @@ def _currency_before(text: str, end: int) -> bool:
 def ends_in_currency(text: str) -> bool:
     """Whether ``text`` ends with a currency, so that a figure after it, even on the next
     line, is read as money ("₸ 99", "тенге\n99", "тг. 99")."""
-    return bool(_CURRENCY_BEFORE.search(text))
+    return _currency_before(text, len(text))
 
 
 def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[AmountMention]:

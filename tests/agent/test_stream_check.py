@@ -9,7 +9,7 @@ import re
 import threading
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from bankbot.agent import run_turn
@@ -191,6 +191,7 @@ SOUP = ["8", "7", "0", "12", "345", "99", "000", "18,760.00", "100 000,00", ".",
 @given(tokens=st.lists(st.sampled_from(SOUP), min_size=1, max_size=120),
        cuts=st.lists(st.integers(min_value=1, max_value=600), max_size=60),
        piece_chars=st.sampled_from([12, 30, 200]))
+@example(tokens=["тг.", " ", "8"], cuts=[], piece_chars=12)  # a currency, then its figure
 def test_what_is_shown_passes_the_whole_answers_check_unchanged(tokens, cuts, piece_chars):
     answer = "".join(tokens)
     once = check_answer(answer, known_text=KNOWN).text
