@@ -176,10 +176,17 @@ def _card_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
     return Step(calls=[call]) if call else _unavailable(request)
 
 
+# Russian words for what a card's label says in Latin letters: «визы», «мастеркард».
+_LABEL_WORDS = (("виз", "visa"), ("мастер", "mastercard"), ("голд", "gold"), ("золот", "gold"),
+                ("кредит", "credit"), ("дебет", "debit"), ("виртуал", "virtual"))
+
+
 def _card_fit(card: Row, text: str) -> float:
     """How well a card's label ("Mastercard •••• 5505") fits the customer's words."""
     label = _words(str(card.get("label", "")))
-    return max((fuzz.ratio(word, name) for word in _words(text) for name in label
+    said = [next((latin for stem, latin in _LABEL_WORDS if word.startswith(stem)), word)
+            for word in _words(text)]
+    return max((fuzz.ratio(word, name) for word in said for name in label
                 if not name.isdigit()), default=0.0)
 
 
