@@ -249,7 +249,6 @@ def _collect_bank_strings(data: Any, pieces: list[str]) -> None:
 _FACT_KEYS = {"balance_kzt": "balance", "balance": "balance", "total_kzt": "total"}
 
 
-_REFERENCE_VALUE = re.compile(r"T-\d+")
 _LAST4 = re.compile(r"\d{4}")
 _CARD_STATES = ("active", "blocked")
 _CHARGE_KEYS = ("amount_kzt", "amount")
@@ -262,7 +261,7 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
         # A transaction's amount, or an amount the bank attached to it (a dispute's
         # part): "T-5006:23760.00" — what a figure said of T-5006 may be.
         reference = next((v for k in ("reference", "transaction")
-                          if isinstance(v := data.get(k), str) and _REFERENCE_VALUE.fullmatch(v)),
+                          if isinstance(v := data.get(k), str) and _REFERENCE_SAID.fullmatch(v)),
                          None)
         card, state = data.get("card"), data.get("status")
         if isinstance(card, str) and _LAST4.fullmatch(card) and state in _CARD_STATES:
@@ -287,7 +286,7 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
     elif isinstance(data, str) and len(set(said := _REFERENCE_SAID.findall(data))) == 1:
         # A bank sentence about one transaction ("Dispute 200.00 ₸ of transaction T-5010
         # …", a proposal's summary) vouches for every figure it gives of it.
-        reference = said[0].replace("Т", "T")
+        reference = _latin_reference(said[0])
         found["reference"].add(reference)
         found["charge"].update(f"{reference}:{amount:.2f}"
                                for amount in amount_values(data, min_bare=1))
@@ -331,6 +330,11 @@ _NOT_NOW = re.compile(r"\b(?:will|would|once|after|when|if|can|could|may|should|
                       r"будет|будут|после|когда|если|можно|может|чтобы)\b", re.IGNORECASE)
 
 
+def _latin_reference(said: str) -> str:
+    """«Т-5006» (a Cyrillic Т) and "t-5006" are T-5006, as the bank writes it."""
+    return said.upper().replace("Т", "T")
+
+
 class _Claim(NamedTuple):
     kind: str  # "balance" | "total" | "status" | "charge" ("T-5006:23760.00")
     value: str  # the figure ("18760.00") or the status ("resolved") claimed
@@ -355,7 +359,7 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
             # "T-5006 was 18,760.00 ₸": a figure said of the one transaction named must be
             # its amount (or an amount the bank attached to it), not another row's.
             m, (reference,) = inside[0], references
-            found.append(_Claim("charge", f"{reference.upper().replace('Т', 'T')}:{m.value:.2f}",
+            found.append(_Claim("charge", f"{_latin_reference(reference)}:{m.value:.2f}",
                                 m.start, m.end))
         cards = set(_CARD_SAID.findall(said))
         if len(cards) == 1 and not _NOT_NOW.search(said):
