@@ -8,7 +8,8 @@ the mandate cannot bind a request, the candidates it keeps are the buttons offer
 the buttons on the candidates the chat showed.
 
 Outcomes: *exact* (what was granted or proposed is exactly the expected set; reasons
-are reported apart), *one click* (nothing wrong, and every expected action not
+are reported apart; an expected action understood exactly that a rule of the bank refuses,
+the customer told why — a dispute past its window — counts here, and is counted apart), *one click* (nothing wrong, and every expected action not
 granted is among the buttons offered, by its tool and target), *nothing*, *wrong*
 (anything granted or proposed that was not asked for).
 """
@@ -47,6 +48,9 @@ from tools.models import Proposal
 from tools.policy import denial_reason
 
 OUTCOMES = ("exact", "one_click", "nothing", "wrong")
+# Refusals by the bank's own rules, which the customer is told (policy's service checks):
+# the request was understood exactly, and no action can exist.
+BANK_RULES = frozenset({"dispute_window_closed"})
 WAYS = ("mandate", "end_to_end")
 Button = tuple[str, str]  # (tool, target): what a click on a row's button asks for
 Progress = Callable[[int, int, Case], None]
@@ -62,6 +66,9 @@ class Seen:
     # counted as one click: the customer has to search the table (issue 22).
     tables: frozenset[Button] = frozenset()
     notes: str = ""  # why, for --failures: the mandate's reading, or the turn's tools and reply
+    # Bound exactly, then refused by a rule of the bank (not of the mandate) whose reason
+    # the customer reads: a dispute past its window. Nothing else could have been done.
+    refused: frozenset[Action] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -89,7 +96,7 @@ def classify(case: Case, seen: Seen) -> Verdict:
     got = {a.key for a in seen.granted}
     if got - expected:  # for a message that asks for nothing, anything at all
         outcome = "wrong"
-    elif got == expected:
+    elif got == expected or got | {a.key for a in seen.refused} == expected:
         outcome = "exact"
     elif all((tool, target) in seen.buttons for tool, target, _ in expected - got):
         outcome = "one_click"
@@ -102,7 +109,8 @@ def _reason_as_asked(case: Case, seen: Seen) -> bool | None:
     asked = [a for a in case.expect if a.reason]
     if not asked:
         return None
-    return all(any(g.key == a.key and g.reason == a.reason for g in seen.granted) for a in asked)
+    return all(any(g.key == a.key and g.reason == a.reason for g in seen.granted | seen.refused)
+               for a in asked)
 
 
 # --- the mandate alone -----------------------------------------------------------------
@@ -123,7 +131,17 @@ def by_mandate(customer: Customer, conversation: Conversation, case: Case) -> Se
     for unbound in mandate.unbound:
         buttons |= row_buttons(candidate_rows(customer, unbound.operation, unbound.candidates)
                                .get("candidates", {}))
-    return Seen(frozenset(allowed), frozenset(buttons), notes=_mandate_notes(ctx, mandate))
+    refused = set()
+    for grant in mandate.grants:
+        spec = CATALOG[grant.operation]
+        try:
+            denial = denial_reason(ctx, spec, spec.args.model_validate(_grant_args(grant)))
+        except ValidationError:
+            continue
+        if denial is not None and denial.code in BANK_RULES:
+            refused.add(_action_of(grant.operation, _grant_args(grant)))
+    return Seen(frozenset(allowed), frozenset(buttons), notes=_mandate_notes(ctx, mandate),
+                refused=frozenset(refused))
 
 
 def _every_write(case: Case, mandate: Mandate) -> Iterator[tuple[str, dict[str, str], Action]]:
@@ -209,16 +227,22 @@ def end_to_end(customer: Customer, case: Case, client: openai.OpenAI | None = No
     # The harness answers each call in order, one tool event per call.
     said = ", ".join(_call_note(call, answer) for call, answer in zip(calls, answers, strict=False))
     notes = f"tools: {said or 'none'}; reply: {' '.join(reply.text.split())[:160]!r}"
-    return Seen(proposed, frozenset(buttons), frozenset(tables), notes)
+    refused = frozenset(_action_of(call["name"], json.loads(call.get("arguments") or "{}"))
+                        for call, answer in zip(calls, answers, strict=False)
+                        if (answer.get("error") or {}).get("code") in BANK_RULES)
+    return Seen(proposed, frozenset(buttons), frozenset(tables), notes, refused)
 
 
 def _proposed(proposal: Proposal) -> Action:
-    args = proposal.args
-    if proposal.tool != "raise_dispute":
-        return Action(proposal.tool, str(args["card"]))
+    return _action_of(proposal.tool, proposal.args)
+
+
+def _action_of(tool: str, args: Mapping[str, Any]) -> Action:
+    if tool != "raise_dispute":
+        return Action(tool, str(args["card"]))
     amount = Decimal(str(args["amount"]))
     label = FULL if amount == FULL_AMOUNTS.get(args["transaction"]) else f"{amount:.2f}"
-    return Action(proposal.tool, str(args["transaction"]), label, str(args["reason"]))
+    return Action(tool, str(args["transaction"]), label, str(args["reason"]))
 
 
 def _call_note(call: Mapping[str, Any], answer: Mapping[str, Any]) -> str:

@@ -53,7 +53,7 @@ def table(results: list[Result], seconds: float | None = None) -> str:
     lines += ["ALL", _row("  all requests", _requests(results)),
               _row(f"  {NOT_A_REQUEST}", _refusals(results)), "",
               f'{NOT_A_REQUEST}: "exact" is nothing granted, as asked.',
-              _reasons_line(results), _tables_line(results)]
+              _reasons_line(results), _refused_line(results), _tables_line(results)]
     if seconds is not None:
         lines.append(f"{len(results)} cases, both ways, in {seconds:.1f} s.")
     return "\n".join(lines)
@@ -84,6 +84,16 @@ def reasons(results: list[Result]) -> str:
                  if r.way(way).reason_as_asked is not None]
         parts.append(f"{way.replace('_', ' ')} {sum(named)}/{len(named)}")
     return ", ".join(parts)
+
+
+def _refused_line(results: list[Result]) -> str:
+    counts = [f"{way.replace('_', ' ')} {refused_exact(results, way)}" for way in WAYS]
+    return ("exact, understood exactly and refused by the bank's rule with its reason "
+            f"(a dispute past its window): {', '.join(counts)}")
+
+
+def refused_exact(results: Iterable[Result], way: str) -> int:
+    return sum(1 for r in results if r.way(way).outcome == "exact" and r.way(way).seen.refused)
 
 
 def _tables_line(results: list[Result]) -> str:
