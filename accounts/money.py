@@ -123,6 +123,10 @@ _DIGITS = re.compile(
     rf"(?P<currency>\s*{_CURRENCY})?(?![\w])",
     re.IGNORECASE,
 )
+# «тысяч на двадцать», «тыщ на 20», «тысяч двадцать пять»: Russian says "about" by putting
+# the scale before the number.
+_SCALE_FIRST = re.compile(r"(?<!\d\s)(?<![\w\d])(?:тысяч|тыщ|тыс\.?)\s+(?:на\s+|под\s+)?"
+                          r"(?P<n>\d{1,3}(?![\d.,])|[а-яё]+(?:\s+[а-яё]+)?)", re.IGNORECASE)
 _CURRENCY_BEFORE = re.compile(rf"{_CURRENCY}$", re.IGNORECASE)
 _LONGEST_CURRENCY = 5  # "тенге", "tenge"
 
@@ -151,6 +155,18 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
     for pattern in _NOT_AMOUNTS:
         blanked = pattern.sub(lambda m: " " * len(m.group(0)), blanked)
     found: list[AmountMention] = []
+    # «тысяч на двадцать», «тыщ на 20»: the scale first says "about" (20,000, give or take).
+    for match in _SCALE_FIRST.finditer(blanked):
+        before = blanked[:match.start()].split()[-1:]
+        if before and _word_value(before[0]) is not None:
+            continue  # «восемь тысяч четыреста»: the scale in its place
+        number = match["n"]
+        value = Decimal(number) if number.isdigit() else _below_a_thousand(number)
+        if value is None or not 1 <= value < 1000:
+            continue
+        found.append(AmountMention((value * 1000).quantize(CENT), match.start(), match.end(),
+                                   in_words=not number.isdigit(), slack=Decimal(1000)))
+        blanked = blanked[:match.start()] + " " * (match.end() - match.start()) + blanked[match.end():]
     read = blanked  # what the words reader sees: a scale read with digits ("15 тысяч") is read once
     for match in _DIGITS.finditer(blanked):
         raw = match["number"]
@@ -178,6 +194,19 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
         read = read[:match.start()] + " " * (match.end() - match.start()) + read[match.end():]
     found += _amounts_in_words(read)
     return sorted(found, key=lambda m: m.start)
+
+
+def _below_a_thousand(words: str) -> Decimal | None:
+    """"двадцать пять", "сто": a number under a thousand said in words, from the first
+    word on (the words after it that are not numbers are left), else None."""
+    current = 0
+    for word in words.split():
+        kind_value = _word_value(word)
+        if kind_value is None or kind_value[0] == "scale":
+            break
+        kind, value = kind_value
+        current = max(current, 1) * 100 if kind == "hundred" else current + int(value)
+    return Decimal(current) if current else None
 
 
 def amount_values(text: str, *, min_bare: int = 10) -> set[Decimal]:
@@ -417,7 +446,11 @@ _DAYS_AGO = re.compile(r"(?:\b(?P<n>\d{1,2}|[a-zа-я]+)\s+)?(?P<unit>days?|week
 # "on the 21st", "the 7th", «21-го», «21 числа»: that day of this month, or of the last
 # month when it is still ahead.
 _ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)"
-                          r"|\b(?P<n2>\d{1,2})-?(?:го|е)?\s+числа\b|\b(?P<n3>\d{1,2})-го\b",
+                          r"|\b(?P<n2>\d{1,2})-?(?:го|е)?\s+числа\b|\b(?P<n3>\d{1,2})-го\b"
+                          # «десятого числа», «двадцать пятого числа», "the tenth of the month"
+                          r"|\b(?P<w>(?:(?:двадцать|тридцать)\s+)?[а-яё]+(?:ого|го))\s+числа\b"
+                          r"|\bthe\s+(?P<w2>(?:(?:twenty|thirty)[\s-])?[a-z]+)\s+of\s+(?:the|this)\s+"
+                          r"month\b",
                           re.IGNORECASE)
 
 
@@ -527,7 +560,10 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         then = today - timedelta(days=days)
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for m in _ORDINAL_DAY.finditer(text):
-        number = int(m["n"] or m["n2"] or m["n3"])
+        digits = m["n"] or m["n2"] or m["n3"]
+        number = int(digits) if digits else _ordinal_number(m["w"] or m["w2"])
+        if number is None:
+            continue
         on_day = _day_of_month_before(today, number)
         if on_day is not None:
             add(DateMention(on_day.month, on_day.day, on_day.year, m.start(), m.end()))
@@ -555,13 +591,56 @@ _WEEKS = re.compile(
     r"(?:'s)?\b", re.IGNORECASE)
 
 
+# "Tuesday last week", «во вторник на прошлой неделе», "last week on Friday": that day of
+# the calendar week before this one.
+_WEEKDAY_WORD = (r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri)(?:day)?|saturday|sunday"
+                 r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]"
+                 r"|воскресень[ея])")
+_LAST_WEEK = (r"(?:(?:of|from|на)\s+)?(?:the\s+)?(?:last|previous|past|прошл\w*|предыдущ\w*)"
+              r"\s+(?:week|недел[еяюи])(?:'s)?")
+_WEEKDAY_LAST_WEEK = re.compile(
+    rf"\b(?:(?:on|во?)\s+)?(?P<d1>{_WEEKDAY_WORD})\s+(?:on\s+)?{_LAST_WEEK}\b"
+    rf"|\b{_LAST_WEEK}\s+(?:(?:on|во?)\s+)?(?P<d2>{_WEEKDAY_WORD})\b", re.IGNORECASE)
+
+
+# "in the summer", «летом», «летний заказ», "last autumn": the latest such season begun.
+# (An English season only after "in", "over", "this", "last"…: "the fall of the price",
+# "a winter jacket" are not times.)
+_SEASONS = re.compile(
+    r"\b(?:(?:in|over|during)\s+(?:the\s+)?|(?:this|last|past)\s+)(?P<season>summer|autumn"
+    r"|fall|winter|spring)\b"
+    r"|\b(?:(?:этим|прошлым)\s+)?(?P<ru>лет(?:ом|н\w+)|осен(?:ью|н\w+)|зим(?:ой|н\w+)|весной"
+    r"|весенн\w+)\b", re.IGNORECASE)
+_SEASON_MONTHS = {"summer": 6, "лет": 6, "autumn": 9, "fall": 9, "осен": 9, "winter": 12,
+                  "зим": 12, "spring": 3, "весн": 3, "весен": 3}
+
+
+def _season_days(word: str, today: date) -> tuple[date, ...]:
+    """The days of the latest season of that name begun by today (three months)."""
+    first_month = next(m for stem, m in _SEASON_MONTHS.items() if word.lower().startswith(stem))
+    year = today.year if (today.month, today.day) >= (first_month, 1) else today.year - 1
+    start = date(year, first_month, 1)
+    end_month = first_month + 3
+    end = date(year + (end_month > 12), (end_month - 1) % 12 + 1, 1)
+    last = min(end - timedelta(days=1), today)
+    return tuple(start + timedelta(days=n) for n in range((last - start).days + 1))
+
+
 def weeks_in(text: str, *, today: date) -> list[tuple[int, int, tuple[date, ...]]]:
-    """The runs of days a text names by week: (start, end, days). Where people mean two
+    """The runs of days a text names by week or season: (start, end, days). Where people mean two
     things, both are in ("last week": the calendar week before this one, and the last
-    seven days; "the weekend": the last one, or the one before if this one is under way)."""
-    found = []
+    seven days; "the weekend": the last one, or the one before if this one is under way).
+    A weekday said with "last week" is that one day of the week before this one."""
+    found: list[tuple[int, int, tuple[date, ...]]] = []
     monday = today - timedelta(days=today.weekday())
-    for m in _WEEKS.finditer(text or ""):
+    text = text or ""
+    for m in _WEEKDAY_LAST_WEEK.finditer(text):
+        day = monday - timedelta(days=7) + timedelta(days=_weekday_number(m["d1"] or m["d2"]))
+        found.append((m.start(), m.end(), (day,)))
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    for m in _SEASONS.finditer(text):
+        found.append((m.start(), m.end(), _season_days(m["season"] or m["ru"], today)))
+    for m in _WEEKS.finditer(text):
         if m["week"] and not (m["this"] or m["last"]):
             continue  # "a week ago", «неделю назад» are days (dates_in); "week" alone is none
         if m["week"]:

@@ -29,7 +29,6 @@ from tools.grammar import DEFAULT_REASON, DESCRIPTOR_PATTERNS, STOPWORDS, Reques
 
 # More candidates than this for one request is never a unique match.
 CANDIDATE_LIMIT = 200
-SHOWN_CANDIDATES = 10
 
 
 @dataclass(frozen=True)
@@ -217,8 +216,10 @@ def bind_transaction(customer: Customer, request: Request, source: str) -> Grant
     if not options:
         return Unbound(operation, "no_match",
                        "no transaction of the customer's matches everything they said")
+    # All that fit: the offer ranks them by how well each fits (a category, a name) and
+    # shows the best few (tools/candidates.py), so none is cut by recency alone.
     return Unbound(operation, "ambiguous", "several transactions match what they said",
-                   tuple(txn.reference for txn, _ in options[:SHOWN_CANDIDATES]))
+                   tuple(txn.reference for txn, _ in options))
 
 
 def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWords:

@@ -40,6 +40,8 @@ OFFERED = 5
 POOL = 2000
 # A word this similar (0–100) to a word of the merchant's name counts towards it.
 _SIMILAR = 70.0
+# What an exactly said reference weighs against the other features (each about 1).
+_EXACT_REFERENCE = 10.0
 
 
 def transaction_candidates(customer: Customer, target: TargetWords, *,
@@ -58,7 +60,10 @@ def transaction_candidates(customer: Customer, target: TargetWords, *,
     pool = [t for t in rows.order_by("-posted_at", "-id")[:POOL]
             if dispute_window_open(timezone.localdate(t.posted_at))]
     fits = [(transaction_fit(txn, target, today), index, txn) for index, txn in enumerate(pool)]
-    ranked = sorted((f for f in fits if f[0] > min_fit), key=lambda f: (-f[0], f[1]))
+    # "the biggest purchase", «самую мелкую»: among equals, by amount (else the most recent).
+    sign = {"max": -1, "min": 1}.get(target.size or "", 0)
+    ranked = sorted((f for f in fits if f[0] > min_fit),
+                    key=lambda f: (-f[0], sign * f[2].amount, f[1]))
     return tuple(txn.reference for _, _, txn in ranked[:limit])
 
 
@@ -72,7 +77,10 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     score += max((_closeness(txn.amount, amount) for amount in said), default=0.0)
     score += max((_date_fit(posted_on, mention, today) for mention in target.dates), default=0.0)
     score += 1.0 if any(mention.matches(posted_on) for mention in target.any_dates) else 0.0
-    score += max((fuzz.ratio(txn.reference.upper(), ref.upper()) / 100
+    # A reference said exactly is the one identifier the customer cannot mean loosely:
+    # it outranks every other feature together ("T-5005, part of it: 2 500").
+    score += max((_EXACT_REFERENCE if txn.reference.upper() == ref.upper()
+                  else fuzz.ratio(txn.reference.upper(), ref.upper()) / 100
                   for ref in target.references), default=0.0)
     if txn.card is not None and txn.card.last4 in target.cards:
         score += 1.0

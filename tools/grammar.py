@@ -33,7 +33,8 @@ REASONS = DISPUTE_REASONS
 DEFAULT_REASON = "not_recognised"
 
 # A word; "raise_dispute" (code, not speech) stays one token and is no verb.
-_WORD = re.compile(r"[a-zа-я0-9_]+(?:['’][a-z]+)?", re.IGNORECASE)
+# Latin, Russian and the Kazakh letters customers mix in («блоктаңыз»).
+_WORD = re.compile(r"[a-zа-яәғқңөұүһі0-9_]+(?:['’][a-z]+)?", re.IGNORECASE)
 # Quoted words are someone else's ("the email says: "dispute all of them""):
 # a quotation that names an action is dropped before the message is read.
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|„[^“”]*[“”]")
@@ -46,7 +47,14 @@ _REFERENCE = re.compile(r"(?<![\w-])[tт]-?(\d{3,12})\b", re.IGNORECASE)
 # Card digits: after a card word, "ending (in)", a mask; or alone in a block request.
 _CARD_DIGITS = re.compile(
     r"(?:card|карт[а-я]*|ending(?: in| with)?|ends? (?:in|with)|оканчива\w*(?: на)?|"
-    r"заканчива\w*(?: на)?|•+|\*+|x{2,4})\s*(?:no\.?\s*|№\s*|number\s*|•+\s*|\*+\s*)?(\d{4})"
+    r"заканчива\w*(?: на)?|•+|\*+|x{2,4}"
+    # «предпоследнюю покупку по 5505»: four digits after a payment's noun and «по», with no
+    # currency, are a card («два раза по 2100» is an amount)
+    r"|(?:" + "|".join(f"(?<={noun} )" for noun in (
+        "покупку", "покупка", "покупки", "платеж", "платежи", "операцию", "операции",
+        "списание")) + r")"
+    r"по(?=\s+\d{4}(?![\d.,])(?!\s*(?:₸|тг|тенге|kzt|тыс|тыщ|к\b|руб))))"
+    r"\s*(?:no\.?\s*|№\s*|number\s*|•+\s*|\*+\s*)?(\d{4})"
     r"(?![\d]|[.,]\d)",
     re.IGNORECASE)
 _BARE_FOUR = re.compile(r"(?<![\d.,])(\d{4})(?![\d.,]\d)")
@@ -192,6 +200,7 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 плз плиз пж пжлст плс ваще вообще просто только еще ещё который которая которое которые
 которого которой которую right away whatever something anything thing things stuff extra
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
+rather prefer till until then seriously honestly really хотя
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
 # dropped as features, so the target knows one was said (TargetWords.generic).
@@ -204,7 +213,9 @@ GENERIC_KINDS = frozenset({
 # Words that never describe a target: function words, the requests' own words,
 # politeness, generic banking nouns and generic merchant words (company, shop,
 # market, taxi, LLP, ТОО…), which never identify a merchant on their own.
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = frozenset(_STOPWORD_TEXT.split()) | {
+    # every tool's own verbs and participles (tools/catalog/*.words.yaml), whatever the script
+    *LEXICON.en_verbs, *LEXICON.en_participles}
 # Digits and short tokens never describe a merchant on their own.
 _MIN_WORD = 2
 
@@ -384,6 +395,9 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\b(\d{4})\s*(?:[—–-]\s*)?(?:блок|блокировка)\b", r"заблокируйте \1"),
         (r"(?:^|(?<=[.!?]\s))разблок(?=\s)", "разблокируйте"),
         (r"(?:^|(?<=[.!?]\s))спор(?=\s)", "оспорьте"),
+        # «T-5009 спор.», «T-5009 — спор, не доставили»: a reference, then the noun alone
+        (r"\b([TТ]-?\d{3,6})\s*(?:[—–:-]\s*)?спор(?=\s*(?:[.!,;]|$|пожалуйста|пж|плиз))",
+         r"оспорьте \1"),
         # block
         (r"\b(?:put|place) (?:a )?(?:hold|block|stop|freeze) on\b", "block"),
         (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
@@ -395,6 +409,11 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
          + _CARD_AHEAD, "заблокируйте"),
         (r"\b(?:выруби|вырубай)(?:те)? (?:ее|её|его|их)\b", "заблокируйте её"),
         (r"\bпоставь(?:те)? на стоп\b", "заблокируйте"),
+        # «закройте пока карту 3391»: closed for a while is blocked (closing for good is not
+        # a tool: a bare «закройте карту» only gets the Block buttons, _SUGGESTED)
+        (r"\bзакрой(?:те)?\s+(?:пока|временно|на время)\b", "заблокируйте"),
+        (r"\bзакрой(?:те)?\s+(карт\w*\s+(?:\S+\s+)?)(?:пока|временно|на время)\b",
+         r"заблокируйте \1"),
         (r"\bпоставь(?:те)? (?:мне )?(?:блок|блокировку) на\b", "заблокируйте"),
         (r"\bпоставить (?:мне )?(?:блок|блокировку) на\b", "заблокировать"),
         # unblock
@@ -458,8 +477,13 @@ _DISOWN = re.compile(
     re.IGNORECASE)
 
 
+# "pleeease", «вернитееее»: a letter held down for emphasis is one letter.
+_HELD_LETTER = re.compile(r"([^\W\d_])\1{2,}")
+
+
 def plain_words(text: str) -> str:
     """The message with its idioms said plainly (see IDIOMS)."""
+    text = _HELD_LETTER.sub(r"\1", text)
     for pattern, plain in IDIOMS:
         text = pattern.sub(plain, text)
     return _done_for_me(text)
@@ -615,6 +639,15 @@ def read_request(text: str, *, today: date) -> Reading:
                                     sentences))
 
 
+# Words that point at an operation without naming it: "close my card" may mean for good
+# (no tool does that), so it gets the Block buttons, never a grant.
+_SUGGESTED = {
+    BLOCK_CARD: re.compile(r"\b(?:close|shut)\s+(?:down\s+)?(?:my|the|this|that)?\s*"
+                           r"(?:\w+\s+)?card\b|\bзакр(?:ой|ойте|ыть)\s+(?:\w+\s+)?карт",
+                           re.IGNORECASE),
+}
+
+
 def _offered(text: str, requested: set[str], mentioned: frozenset[str],
              sentences: list[str]) -> frozenset[str]:
     """What the message points at without plainly asking: a disowned payment (_DISOWN),
@@ -622,12 +655,17 @@ def _offered(text: str, requested: set[str], mentioned: frozenset[str],
     was read as a request — an operation's verb said outside a question and not refused
     (_pointed_at): the customer gets its buttons, never a dead end."""
     offered = set() if requested else _pointed_at(sentences)
+    offered |= {op for op, pattern in _SUGGESTED.items() if pattern.search(text)
+                and not _is_question(text)}
     if RAISE_DISPUTE not in mentioned and _DISOWN.search(text):
         offered.add(RAISE_DISPUTE)
     if not _is_question(text) or _polite(_words(text)):
-        words = _words(text)
-        offered |= {op for index, word in enumerate(words) if (op := misspelt_operation(word))
-                    and not _negated(words[max(0, index - 3):index])}
+        # A negation reaches a verb in its own clause only ("never deliverd, pls dispure").
+        for clause in (c for sentence in sentences for c in _clauses(sentence)):
+            words = _words(clause)
+            offered |= {op for index, word in enumerate(words)
+                        if (op := misspelt_operation(word))
+                        and not _negated(words[max(0, index - 3):index])}
     return frozenset(offered - requested)
 
 
@@ -877,6 +915,10 @@ def _clauses(sentence: str) -> list[str]:
 # "I want my card blocked", «хочу, чтобы вы заблокировали карту»: a wish for a result.
 _EN_PARTICIPLES = LEXICON.en_participles
 _RU_WISHED = LEXICON.ru_wished
+# "I'd rather it's blocked till then", "I'd prefer the card frozen": a preference for a result.
+_EN_RATHER = {"rather", "prefer"}
+# "I'd rather keep it blocked": a state kept, not an action.
+_KEPT = {"keep", "kept", "stay", "stays", "remain", "remains", "leave", "left"}
 _STATE_WORDS = {"is", "was", "were", "been", "be", "being", "are", "got", "get", "gets",
                 "has", "have", "had", "already", "уже"}
 
@@ -893,8 +935,15 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
         if operation is None:
             continue
         before = words[:index]
-        wants = [i for i, w in enumerate(before) if w in _EN_WANT | _RU_GOVERNORS]
-        if not wants or _STATE_WORDS & set(before[wants[-1]:]):
+        gets = [i for i, w in enumerate(before) if w == "get"]
+        if gets and 1 <= index - gets[-1] - 1 <= 4 and not (
+                (_STATE_WORDS | _KEPT | {"to"}) & set(before[gets[-1] + 1:])
+                or _QUESTION_START & set(before)):
+            # "Get that disputed", "can you get my card blocked": having it done is asked
+            # (not "it got blocked", "why did it get blocked").
+            return operation, _negated(before)
+        wants = [i for i, w in enumerate(before) if w in _EN_WANT | _EN_RATHER | _RU_GOVERNORS]
+        if not wants or (_STATE_WORDS | _KEPT) & set(before[wants[-1]:]):
             return None, False
         if "to" in before[wants[-1]:]:  # "I want to know why it was blocked"
             return None, False

@@ -22,7 +22,7 @@ from django.utils import timezone
 from accounts.models import Customer
 from accounts.money import normalised
 from tools import grammar
-from tools.binding import CANDIDATE_LIMIT, SHOWN_CANDIDATES, Grant, Unbound, name_words
+from tools.binding import CANDIDATE_LIMIT, Grant, Unbound, name_words
 from tools.candidates import card_candidates, transaction_candidates
 from tools.catalog import CATALOG, ToolSpec
 from tools.catalog.rows import card_row
@@ -34,7 +34,7 @@ LISTED_FIT = 0.5
 
 __all__ = ["REASONS", "DEFAULT_REASON", "Grant", "Unbound", "Mandate", "mandate_for",
            "mandate_from_ui", "name_words", "bind_request", "read_request", "Request",
-           "TargetWords", "CANDIDATE_LIMIT", "SHOWN_CANDIDATES"]
+           "TargetWords", "CANDIDATE_LIMIT"]
 
 
 @dataclass(frozen=True)
@@ -92,10 +92,11 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
     grants: list[Grant] = []
     unbound: list[Unbound] = []
     for request in reading.requests:
-        bound = bind_request(customer, request, source)
+        bound = bind_request(customer, request, source, offer=False)
         if isinstance(bound, Unbound) and bound.problem == "no_match" and request.own is not None:
             # The story around the request did not fit; what its own clause said may.
-            alone = bind_request(customer, replace(request, target=request.own), source)
+            alone = bind_request(customer, replace(request, target=request.own), source,
+                                 offer=False)
             bound = alone if isinstance(alone, Grant) else bound
         if request.listed and isinstance(bound, Unbound) and bound.problem in (
                 "no_match", "no_target") and not transaction_candidates(
@@ -112,18 +113,22 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
                 grants.extend(b for b in each if isinstance(b, Grant))
                 continue
         if isinstance(bound, Grant) and _maybe_a_part(request, bound):
-            bound = _offering(customer, Unbound(
-                request.operation, "unsure", "an amount said beside it may be the part meant",
-                (bound.target,)), request.target)
+            bound = Unbound(request.operation, "unsure",
+                            "an amount said beside it may be the part meant", (bound.target,))
         if isinstance(bound, Grant):
             grants.append(bound)
         else:
-            unbound.append(bound)
+            unbound.append(_ranked_by_message(_offering(customer, bound, request.target),
+                                              request, customer, text, today))
     for operation in sorted(reading.offered):  # pointed at, never granted: buttons only
         unbound.append(_offering(customer, Unbound(operation, "unsure", "the customer pointed at "
                                                               "it without asking for it"),
                                  _described(text, operation, today)))
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
+
+
+_NO_TARGET_RANKED = ("the request itself named no object; those that best fit what the "
+                     "message says are offered")
 
 
 def _only(target: TargetWords, candidate: str) -> TargetWords:
@@ -145,14 +150,33 @@ def _maybe_a_part(request: Request, grant: Grant) -> bool:
                    for value, margin in request.target.rounded))
 
 
-def bind_request(customer: Customer, request: Request, source: str) -> Grant | Unbound:
+def bind_request(customer: Customer, request: Request, source: str, *,
+                 offer: bool = True) -> Grant | Unbound:
     """The one object of the customer's that the request names, or why there is none:
-    bound as the operation's catalog entry binds its target."""
+    bound as the operation's catalog entry binds its target (``offer``: with the
+    candidates to offer instead; else the binding's own, e.g. the two that tie)."""
     spec = CATALOG.get(request.operation)
     if spec is None or spec.bind is None:
         return Unbound(request.operation, "no_target", "no tool performs this operation")
     bound = spec.bind(customer, request, source)
-    return bound if isinstance(bound, Grant) else _offering(customer, bound, request.target)
+    if isinstance(bound, Grant) or not offer:
+        return bound
+    return _offering(customer, bound, request.target)
+
+
+def _ranked_by_message(unbound: Unbound, request: Request, customer: Customer, text: str,
+                       today: date) -> Unbound:
+    """A request whose own words described nothing ("… хочу бабки назад"), offered the
+    customer's objects ranked by what the whole message says about one (the story
+    before it: "волт за 12 тыщ … не довез"), not merely the most recent."""
+    if unbound.problem != "no_target" or not request.target.empty:
+        return unbound
+    described = _described(text, request.operation, today)
+    if described.empty:
+        return unbound
+    offered = _offering(customer, Unbound(request.operation, "no_target", _NO_TARGET_RANKED),
+                        described)
+    return offered if offered.candidates else unbound
 
 
 def _offering(customer: Customer, unbound: Unbound, target: TargetWords) -> Unbound:

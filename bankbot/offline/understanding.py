@@ -14,7 +14,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from accounts.categories import CATEGORIES, categories_named
-from tools.grammar import RAISE_DISPUTE, misspelt_operation, plain_words, read_request
+from tools.grammar import (
+    BLOCK_CARD,
+    RAISE_DISPUTE,
+    UNBLOCK_CARD,
+    misspelt_operation,
+    plain_words,
+    read_request,
+)
 
 from .months import MONTH_BY_NAME, MonthMention, find_month
 from .periods import Period, find_period
@@ -349,12 +356,13 @@ def _understood(text: str, today: date, intent: Intent | None) -> CustomerReques
     account = find_account(text)
     base = CustomerRequest(intent="help", language=language, text=text, month=month, day=day,
                            account=account)
-    intent = intent or write_intent(text, plain, loss=True)
+    # A write the mandate reads as asked for is one, however it is worded («можно открыть
+    # спор по оплате в Глово?», "I'd rather it's blocked till then"): the model is at least
+    # as generous as the mandate.
+    asked = {r.operation for r in read_request(typed, today=today).requests}
+    intent = intent or write_intent(text, plain, loss=True) or _card_write_asked(asked)
     if intent in ("unblock", "block"):
         return replace(base, intent=intent, card=find_card(_without_dates(text, mention)))
-    # A dispute the mandate reads as asked for is one, however it is worded («можно открыть
-    # спор по оплате в Глово?»): the model is at least as generous as the mandate.
-    asked = {r.operation for r in read_request(typed, today=today).requests}
     if _about_disputes(text) and not DISPUTE_OPEN_RE.search(plain) and RAISE_DISPUTE not in asked:
         found = DISPUTE_REF_RE.search(text)
         return replace(base, intent="disputes", dispute=f"D-{found['number']}" if found else None)
@@ -368,6 +376,14 @@ def _understood(text: str, today: date, intent: Intent | None) -> CustomerReques
     if BALANCE_RE.search(text):
         return replace(base, intent="balance")
     return _reads(text, typed, mention, base, find_period(text, today))
+
+
+def _card_write_asked(asked: set[str]) -> Intent | None:
+    """The one card write the mandate reads as asked for, if it reads exactly one."""
+    card_writes = asked & {BLOCK_CARD, UNBLOCK_CARD}
+    if len(card_writes) != 1:
+        return None
+    return "block" if BLOCK_CARD in card_writes else "unblock"
 
 
 def understand_all(text: str, today: date) -> list[CustomerRequest]:

@@ -68,3 +68,19 @@ def test_a_text_ending_in_a_currency_says_so_whatever_space_follows(text, ends):
     # The stream check holds a sentence open after "тг. " so that the figure on the next
     # piece is read as money (found by the stream property test after two branches met).
     assert ends_in_currency(text) is ends
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("оспорьте ту, что тысяч на двадцать", "20000.00"), ("тыщ на 20 списали", "20000.00"),
+    ("тысяч двадцать пять", "25000.00"), ("тысяч на сто пятьдесят", "150000.00"),
+])
+def test_a_scale_said_before_its_number_is_about_that_many_thousands(text, value):
+    (said,) = amounts_in(text)
+    assert said.value == Decimal(value) and said.slack > 0  # "about": a rounded figure
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("восемь тысяч четыреста", "8400.00"), ("20 тысяч на продукты", "20000.00"),
+])
+def test_a_scale_in_its_place_is_read_as_before(text, value):
+    assert [m.value for m in amounts_in(text)] == [Decimal(value)]

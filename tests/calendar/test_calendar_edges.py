@@ -200,3 +200,18 @@ def test_a_day_said_as_an_ordinal_word_is_that_day(text, day, month):
                                   "тридцать второго декабря", "за третью покупку в октябре"])
 def test_an_ordinal_that_is_not_a_day_names_no_day(text):
     assert all(m.day is None for m in dates_in(text, today=date(2026, 12, 31)))
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("десятого числа", 10), ("первого числа", 1), ("двадцать пятого числа", 25),
+    ("the tenth of the month", 10), ("the twenty-first of this month", 21),
+])
+def test_a_day_of_the_month_said_as_an_ordinal_word_is_that_day(text, day, today):
+    # «Покупка десятого числа не моя»: this month's, or the last month's while still ahead.
+    (said,) = dates_in(f"the payment {text}", today=today)
+    on = date(said.year, said.month, said.day)
+    assert on.day == day and on <= today and (today - on).days < 62
+
+
+def test_an_ordinal_word_before_chisla_that_is_not_a_day_names_no_day(today):
+    assert dates_in("сорокового числа", today=today) == []

@@ -9,7 +9,8 @@ the buttons on the candidates the chat showed.
 
 Outcomes: *exact* (what was granted or proposed is exactly the expected set; reasons
 are reported apart; an expected action understood exactly that a rule of the bank refuses,
-the customer told why — a dispute past its window — counts here, and is counted apart), *one click* (nothing wrong, and every expected action not
+the customer told why — a dispute past its window — counts here, and is counted apart),
+*one click* (nothing wrong, and every expected action not
 granted is among the buttons offered, by its tool and target), *nothing*, *wrong*
 (anything granted or proposed that was not asked for).
 """

@@ -472,6 +472,31 @@ HAND_WRITTEN: list[tuple] = [
     ("don't dispute both Magnum charges, only the older one", {"D:T-3008"}, NOTHING),
     ("dispute the older of the two Magnum charges", {"D:T-3008"}),
     ("dispute the newer Magnum charge", {"D:T-3003"}),
+    # having it done ("get … <participle>"), a preference for a result; not a state
+    ("Coffee Boom took 2500.50 from me and I was never there. Get that disputed!",
+     {"D:T-3004::not_recognised"}),
+    ("can you get my card 5505 blocked?", {"B:5505"}),
+    ("I left card 4242 at a friend's and she's away. I'd rather it's blocked till then.", {"B:4242"}),
+    ("why did my card 4242 get blocked?", NOTHING),
+    ("my card 5505 got blocked yesterday", NOTHING),
+    ("I want to know how to get card 6006 unblocked", NOTHING),
+    ("I'd rather keep card 6006 blocked", NOTHING),
+    ("I'd rather card 4242 is not blocked", NOTHING),
+    # Russian in Latin letters, Kazakh mixed in, a letter held down, a reference then «спор»
+    ("can u zablokirovat 5505 pls, spasibo", {"B:5505"}),
+    ("razblokiruyte 6006", {"U:6006"}),
+    ("don't zablokirovat 4242", NOTHING),
+    ("4242 блоктаңыз", {"B:4242"}),
+    ("pleeease blooock 4242", {"B:4242"}),
+    ("T-3009 спор. не доставили", {"D:T-3009::not_received"}),
+    ("T-3009 спор уже открыт?", NOTHING),
+    ("T-3009 спор не нужен", NOTHING),
+    # closing a card for a while is blocking it; closing it for good is no tool: buttons
+    ("закройте пока карту 4242, потом решу", {"B:4242"}),
+    ("закройте карту 4242", {"B:4242"}, NOTHING),
+    ("close my card 5505", {"B:5505"}, NOTHING),
+    ("как закрыть карту 4242?", NOTHING),
+    ("не закрывайте карту 4242", NOTHING),
 ]
 
 # Template expansions: the same forms over several targets.

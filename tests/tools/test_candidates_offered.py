@@ -150,3 +150,25 @@ def test_a_kind_binds_by_the_banks_category_never_by_the_merchants_words(cara):
     Transaction.objects.filter(reference="T-3003").update(description="Taxi, best taxi")
     assert [g.target for g in mandate_for(customer=cara, text="dispute the 15000 taxi charge"
                                           ).grants] == []
+
+
+def test_a_reference_said_exactly_is_offered_first_whatever_else_was_said(cara):
+    # 4200 is Acme Rides' and Yandex Go's amount; the customer named T-3005 and a part.
+    found = unbound(cara, "chargeback on T-3005 please, they overcharged me by 4,200")
+    assert found.candidates[0] == "T-3005"
+
+
+def test_a_request_that_names_nothing_is_offered_what_the_whole_message_describes(cara):
+    # The request («хочу бабки назад») names no object; the story before it does.
+    found = unbound(cara, "акме фуд за 15 тыщ жрачку не довез, хочу бабки назад")
+    assert found.problem == "no_target"
+    assert found.candidates[0] == "T-3001"
+    recent = unbound(cara, "I want to dispute a payment").candidates
+    assert found.candidates != recent
+
+
+def test_the_biggest_is_offered_first_when_size_is_all_that_was_said(cara):
+    found = unbound(cara, "Оспорьте самую крупную покупку, я её не совершала")
+    assert found.candidates[0] == "T-3005"  # 99 000 (Sulpak's 8 000 is too old anyway)
+    smallest = unbound(cara, "dispute the smallest payment")
+    assert smallest.candidates[0] == "T-3010"  # 1 200
