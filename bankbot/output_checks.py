@@ -5,7 +5,11 @@ tool result outside its External fields, or a system message) or one the
 customer typed: text a merchant wrote never vouches for an amount, and an
 amount nothing vouches for is removed and flagged. Phone numbers, e-mail
 addresses and links the bank did not write are removed, and so are images.
-Amounts are read by ``accounts.money``, as the mandate reads them.
+Amounts are read by ``accounts.money``, as the mandate reads them. A figure or a
+status said to be a fact (the balance, a total, a row's amount, a dispute's status, a
+card's state) must be that fact; where the bank's results hold it unambiguously, it is
+written in the false one's place (a figure as pages write money, a status or a state
+with the words the disputes table and the card chips use), else it is removed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from django.utils.translation import gettext
 
 from accounts.money import amount_values, amounts_in, ends_in_currency, kzt_text, number_word
 from accounts.text import without_hidden
+from tools.catalog.raise_dispute import STATUS_WORDS
+from tools.catalog.rows import CARD_STATE_WORDS
 
 # A bare number below this is a count ("3 cards"), not an amount; with a currency,
 # decimals or grouping ("99 ₸", "15.00", "2 050") it is one. Years are skipped.
@@ -83,8 +89,9 @@ _FIGURE = re.compile(r"\d{1,15}\.\d\d")
 def _marker(kind: str) -> str:
     """What the check writes where it removed something, in the customer's language
     (the active one): "amount" (a figure nothing vouches for, or one said to be a
-    fact it is not), "status", "link", "e-mail", "phone", "image", "tag"."""
-    if kind in ("status", "card"):
+    fact it is not), "status" (a dispute's or a card's), "link", "e-mail", "phone",
+    "image", "tag"."""
+    if kind in ("status", "card", "status_shown", "card_shown"):
         return gettext("[status removed]")
     if kind == "link":
         return gettext("[link removed]")
@@ -122,8 +129,12 @@ def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
                                 "the bank's total is shown in its place.")),
         ("charge_shown", gettext("The assistant gave a transaction an amount that is not its "
                                  "amount; the bank's amount is shown in its place.")),
+        ("status_shown", gettext("The assistant described a dispute's status that does not "
+                                 "match your records; the bank's status is shown in its place.")),
         ("card", gettext("The assistant described a card's state that does not match your "
                          "cards; it was removed.")),
+        ("card_shown", gettext("The assistant described a card's state that does not match "
+                               "your cards; the card's state is shown in its place.")),
     ]
     problems = [sentence for kind, sentence in sentences if kind in removed]
     if amounts:
@@ -148,8 +159,10 @@ class Known(NamedTuple):
 class CheckedAnswer:
     text: str
     problems: list[str] = field(default_factory=list)
-    # What was removed, by kind ("link", "phone", "balance", "status", "amount", …),
-    # and the amounts nothing vouched for: the stream's gate adds them up (StreamGate).
+    # What was removed, by kind ("link", "phone", "balance", "status", "card", "amount",
+    # …; "balance_shown", "status_shown", "card_shown", …: a false fact the bank's own
+    # was written in place of), and the amounts nothing vouched for: the stream's gate
+    # adds them up (StreamGate).
     removed: frozenset[str] = field(default=frozenset(), compare=False)
     amounts: frozenset[Decimal] = field(default=frozenset(), compare=False)
 
@@ -200,10 +213,12 @@ class _Figures:
 
     @cached_property
     def facts(self) -> dict[str, set[str]]:
-        """The bank's facts a claim must equal: balances and totals (as figures) and
-        disputes' statuses, from a tool result's own fields (never External ones)."""
+        """The bank's facts a claim must equal: balances and totals (as figures),
+        statuses, transactions' amounts, cards' states and disputes ("D-881:T-1003:opened"),
+        from a tool result's own fields (never External ones)."""
         found: dict[str, set[str]] = {"balance": set(), "total": set(), "status": set(),
-                                      "charge": set(), "reference": set(), "card": set()}
+                                      "charge": set(), "reference": set(), "card": set(),
+                                      "dispute": set()}
         if self.by_customer:
             return found
         try:
@@ -252,6 +267,7 @@ _FACT_KEYS = {"balance_kzt": "balance", "balance": "balance", "total_kzt": "tota
 _LAST4 = re.compile(r"\d{4}")
 _CARD_STATES = ("active", "blocked")
 _CHARGE_KEYS = ("amount_kzt", "amount")
+_DISPUTE_STATUSES = frozenset(str(status) for status in STATUS_WORDS)
 
 
 def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
@@ -266,6 +282,13 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
         card, state = data.get("card"), data.get("status")
         if isinstance(card, str) and _LAST4.fullmatch(card) and state in _CARD_STATES:
             found["card"].add(f"{card}:{state}")  # "4242:active": a card row's state
+        if isinstance(state, str) and state in _DISPUTE_STATUSES:
+            # A dispute's row: its reference ("" if it shows none), its transaction's, its
+            # status — "D-881:T-1003:opened".
+            dispute = next((v.upper() for k in ("dispute_id", "reference")
+                            if isinstance(v := data.get(k), str) and _DISPUTE_SAID.fullmatch(v)),
+                           "")
+            found["dispute"].add(f"{dispute}:{reference or ''}:{state}")
         if reference is not None:
             found["reference"].add(reference)
             for key in _CHARGE_KEYS:
@@ -300,21 +323,48 @@ _CLAIMS = {
     "total": re.compile(r"\b(?:in )?total\b|\baltogether\b|\bвсего\b|\bитого\b|\bв сумме\b",
                         re.IGNORECASE),
 }
-# A dispute's status in words, and the stored status each word claims.
+# A dispute's status in words, and the stored status each word claims. In Russian, the
+# participle in any gender («одобрен», «решена», «отклонённый»), not the noun
+# («одобрения», «решение по спору», «возвращение средств»), which claims nothing.
+_PARTICIPLE = r"(?:[аоы]|н\w*)?"
 _STATUS_WORDS = (
-    (re.compile(r"\b(?:approved|refunded|resolved|accepted|won|compensated|одобрен\w*"
-                r"|удовлетвор\w*|решен\w*|возвращен\w*)\b", re.IGNORECASE), "resolved"),
-    (re.compile(r"\b(?:rejected|declined|denied|отклон[её]н\w*|отказан\w*)\b", re.IGNORECASE),
-     "rejected"),
+    (re.compile(r"\b(?:approved|refunded|resolved|accepted|won|compensated"
+                rf"|одобрен{_PARTICIPLE}|удовлетвор[её]н{_PARTICIPLE}|реш[её]н{_PARTICIPLE}"
+                rf"|возвращ[её]н{_PARTICIPLE})\b", re.IGNORECASE), "resolved"),
+    (re.compile(rf"\b(?:rejected|declined|denied|отклон[её]н{_PARTICIPLE}|отказан\w*)\b",
+                re.IGNORECASE), "rejected"),
 )
 _DISPUTE_WORD = re.compile(r"\bdisputes?\b|\bclaims?\b|\bспор\w*|\bпретензи\w*", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|пока не)\b\W*(?:\w+\W+){0,2}$",
                       re.IGNORECASE)
+# Not a status said to hold now: a future or a possibility just before the word ("will
+# be approved", "can be fully refunded", «будет одобрен»), or a condition a few words
+# before it ("if your dispute D-881 is approved", «если спор будет одобрен»).
+_NOT_NOW_STATUS = re.compile(
+    r"(?:\b(?:will|would|can|could|may|might|should|must|to)\s+(?:\w+\s+)?(?:be|get|become)"
+    r"\s+(?:\w+\s+)?|\b(?:будет|будут|может|могут|должен|должна|должно|должны)\s+"
+    r"(?:быть\s+)?(?:\w+\s+)?"
+    r"|\b(?:if|once|when|unless|until|если|когда|как только)\b\W*(?:[\w-]+\W+){0,4})$",
+    re.IGNORECASE)
+# Between two false words of one fact ("approved and refunded", "blocked and frozen"): the
+# fact is written once in place of both.
+_JOINED = re.compile(r"(?:\s|&|/|\b(?:and|or|also|then|has|have|had|been|was|were|is|are|fully"
+                     r"|и|или|а|также|был|была|было|были)\b)*", re.IGNORECASE)
+# Where a status's words fit in place of the false one: after "is", "was", "has been" (an
+# adverb between: "was fully refunded") or a colon or a dash ("Status: approved"), and a
+# Russian short form («одобрен», «заблокирована»). Not "The bank approved your dispute",
+# "you won it", «ваш отклонённый спор»: there the false words are removed.
+_STATE_FITS = re.compile(r"(?:\b(?:is|was|are|were|be|been|being|become|became|becomes|get|gets"
+                         r"|got)|[:\u2014\u2013-])\s+(?:\w+\s+)?$", re.IGNORECASE)
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_LONG_FORM = re.compile(r"\w*(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ом|ем|ую|юю"
+                        r"|ых|их|ыми|ими)", re.IGNORECASE)
 # A clause: up to a full stop, a semicolon or a comma that is not inside a number.
 _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
 
 
 _REFERENCE_SAID = re.compile(r"(?<![\w-])[TТ]-\d{1,12}\b")
+_DISPUTE_SAID = re.compile(r"(?<![\w-])[Dd]-\d{1,12}\b")
 # A card named by its last four digits, and the state a sentence says it is in.
 _CARD_SAID = re.compile(r"(?:\bcard|\bкарт\w*|•+|\*{2,})\s*(?:ending (?:in )?|•+\s*)?(\d{4})\b",
                         re.IGNORECASE)
@@ -336,8 +386,11 @@ def _latin_reference(said: str) -> str:
 
 
 class _Claim(NamedTuple):
-    kind: str  # "balance" | "total" | "status" | "charge" ("T-5006:23760.00")
-    value: str  # the figure ("18760.00") or the status ("resolved") claimed
+    kind: str  # "balance" | "total" | "status" | "charge" ("T-5006:23760.00") | "card"
+    # The figure ("18760.00"), the card's state ("4242:blocked") or the status claimed, with
+    # the dispute it is said of: "D-881:resolved", "T-1003:resolved" (the dispute of that
+    # transaction), ":resolved" (none named), "*:resolved" (several named).
+    value: str
     start: int
     end: int
 
@@ -372,12 +425,106 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
                                             start + len(word.group(0))))
         if not _DISPUTE_WORD.search(said):
             continue
+        # The dispute said to be in that status: the one named, by its reference or else
+        # by its transaction's ("the dispute on T-1003").
+        named = ({d.upper() for d in _DISPUTE_SAID.findall(said)}
+                 or {_latin_reference(t) for t in references})
+        of = next(iter(named)) if len(named) == 1 else ("*" if named else "")
         for pattern, status in _STATUS_WORDS:
             for word in pattern.finditer(said):
-                if not _NOT_YET.search(said[:word.start()]):  # "not approved yet" claims nothing
+                before = said[:word.start()]
+                # "not approved yet", "will be approved", "if it is approved": no claim.
+                if not _NOT_YET.search(before) and not _NOT_NOW_STATUS.search(before):
                     start = sentence.start() + word.start()
-                    found.append(_Claim("status", status, start, start + len(word.group(0))))
+                    found.append(_Claim("status", f"{of}:{status}", start,
+                                        start + len(word.group(0))))
     return found
+
+
+class _States:
+    """The states the bank's results give: each card's, each dispute's (by its reference
+    and by its transaction's), and every status any row carries."""
+
+    def __init__(self, known: Iterable[_Figures]) -> None:
+        self.cards: dict[str, set[str]] = {}
+        self.disputes: dict[str, set[str]] = {}
+        self.shown: set[str] = set()  # the disputes shown ("" for one without a reference)
+        self.statuses: set[str] = set()
+        for figures in known:
+            facts = figures.facts
+            self.statuses |= facts["status"]
+            for fact in facts["card"]:
+                card, state = fact.split(":")
+                self.cards.setdefault(card, set()).add(state)
+            for fact in facts["dispute"]:
+                dispute, transaction, status = fact.split(":")
+                self.shown.add(dispute)
+                for key in filter(None, (dispute, transaction)):
+                    self.disputes.setdefault(key, set()).add(status)
+
+    def holds(self, claimed: str) -> bool:
+        """Whether a status claim ("D-881:resolved") is true: of the dispute named, if the
+        results show it; else (none named, several, one no result shows) of any row."""
+        of, status = claimed.split(":")
+        if of in self.disputes:
+            return status in self.disputes[of]
+        return status in self.statuses
+
+    def now(self, claim: _Claim) -> str | None:
+        """The stored status or state the claim's dispute or card is in, if the results
+        give exactly one: of the dispute named, or of the only dispute they show."""
+        key = claim.value.split(":")[0]
+        if claim.kind == "card":
+            found = self.cards.get(key, set())
+        elif claim.kind != "status" or key == "*":
+            return None
+        elif key:
+            found = self.disputes.get(key, set())
+        elif len(self.shown) == 1 and "" not in self.shown:
+            found = self.disputes[next(iter(self.shown))]
+        else:
+            return None
+        return next(iter(found)) if len(found) == 1 else None
+
+
+def _state_words(claim: _Claim, state: str, text: str) -> str | None:
+    """A stored status or state in the words the disputes table and the card chips use,
+    in the customer's language, cased as the words it replaces were ("Open", "open");
+    None where those words would not fit in their place (``_STATE_FITS``)."""
+    written = text[claim.start:claim.end]
+    if _CYRILLIC.search(written):  # Russian: a short form only
+        fits = not _LONG_FORM.fullmatch(written)
+    else:
+        fits = bool(_STATE_FITS.search(text, max(0, claim.start - 40), claim.start))
+    label = (STATUS_WORDS if claim.kind == "status" else CARD_STATE_WORDS).get(state)
+    if label is None or not fits:
+        return None
+    words = str(label)
+    first = words[:1].upper() if written[:1].isupper() else words[:1].lower()
+    return first + words[1:]
+
+
+def _joined(spans: dict[tuple[int, int], _Claim], rendered: dict[tuple[int, int], str],
+            text: str) -> dict[tuple[int, int], _Claim]:
+    """False words of one status side by side ("approved and refunded", "blocked and
+    frozen") are one span, given the fact the first is given: it is written once."""
+    joined: dict[tuple[int, int], _Claim] = {}
+    last: tuple[int, int] | None = None
+    for span in sorted(spans):
+        claim = spans[span]
+        if (last is not None and last in rendered and claim.kind in ("status", "card")
+                and rendered.get(span, rendered[last]) == rendered[last]
+                and joined[last].kind == claim.kind
+                and joined[last].value.split(":")[0] == claim.value.split(":")[0]
+                and _JOINED.fullmatch(text[last[1]:span[0]])):
+            merged = (last[0], span[1])
+            joined[merged] = joined.pop(last)
+            rendered[merged] = rendered[last]
+            last = merged
+            continue
+        joined[span] = claim
+        last = span
+    return joined
 
 
 def _rendered_facts(kinds: set[str], known: Iterable[_Figures]) -> dict[str, Decimal]:
@@ -455,7 +602,8 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     # A figure said to be the balance or a total, a status said of a dispute: each must be
     # that fact in the bank's results, not only a figure the bank wrote somewhere.
     claims = _claims_in(cleaned, mentions) if _claims_possible(cleaned) else []
-    unmet = {(c.kind, c.value) for c in claims}
+    # A status is judged with every dispute the results show (_States), below.
+    unmet = {(c.kind, c.value) for c in claims if c.kind != "status"}
     named = {value.split(":")[0] for kind, value in unmet if kind == "charge"}
     cards = {value.split(":")[0] for kind, value in unmet if kind == "card"}
     for figures in known if unfound or unvouched or unmet else ():
@@ -475,22 +623,31 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
     cuts = [(c.start, c.end, c.kind) for c in contacts if c.key in unvouched]
+    states = _States(known) if any(c.kind in ("status", "card") for c in claims) else None
     false = [c for c in claims if (c.kind, c.value) in unmet
              and not (c.kind not in ("status", "card")
                       and Decimal(c.value.split(":")[-1]) in unfound)]
+    false += [c for c in claims if c.kind == "status" and states and not states.holds(c.value)]
     spans = {(c.start, c.end): c for c in reversed(false)}  # one cut a span
     # Where the bank holds exactly one such fact (the balance, the total, the row's
-    # amount), its figure is written in the false one's place; else the marker.
+    # amount, the dispute's status, the card's state), it is written in the false one's
+    # place — a figure as pages write money, a status as the disputes table and the card
+    # chips word it; else the marker.
     shown_facts = _rendered_facts({c.kind for c in false}, known) if false else {}
     rendered: dict[tuple[int, int], str] = {}
     for (start, end), claim in spans.items():
-        fact = shown_facts.get(claim.kind if claim.kind != "charge"
-                               else claim.value.split(":")[0])
-        if fact is not None:
-            rendered[(start, end)] = kzt_text(fact)
-            removed.add(f"{claim.kind}_shown")
+        if claim.kind in ("status", "card"):
+            state = states.now(claim) if states else None
+            words = _state_words(claim, state, cleaned) if state else None
         else:
-            removed.add(claim.kind)
+            fact = shown_facts.get(claim.kind if claim.kind != "charge"
+                                   else claim.value.split(":")[0])
+            words = kzt_text(fact) if fact is not None else None
+        if words is not None:
+            rendered[(start, end)] = words
+    spans = _joined(spans, rendered, cleaned)
+    removed |= {f"{claim.kind}_shown" if span in rendered else claim.kind
+                for span, claim in spans.items()}
     cuts += [(start, end, claim.kind) for (start, end), claim in spans.items()]
     removed |= {c.kind for c in contacts if c.key in unvouched}
     cuts += [(m.start, m.end, "amount") for m in mentions if m.value in unfound]
@@ -712,11 +869,14 @@ class StreamGate:
         checked = _check(before + piece, self._known)
         if checked.text.startswith(before):
             shown = checked.text[len(before):]
+            removed = set(checked.removed)
         else:  # it would change what was shown: the piece goes, its note stays
-            kinds = sorted(checked.removed, key=_NOTE_ORDER.index) or ["tag"]
+            # and no fact was shown in anything's place ("balance_shown" is "balance").
+            removed = {kind.removesuffix("_shown") for kind in checked.removed}
+            kinds = sorted(removed, key=_NOTE_ORDER.index) or ["tag"]
             lead = piece[:len(piece) - len(piece.lstrip())]
             shown = lead + _marker(kinds[0]) + piece[len(piece.rstrip()):]
-        self._removed |= checked.removed
+        self._removed |= removed
         self._amounts |= checked.amounts
         self.text += shown
         if ends_sentence:
@@ -725,7 +885,8 @@ class StreamGate:
 
 
 _NOTE_ORDER = ["phone", "link", "e-mail", "amount", "balance", "total", "charge", "balance_shown",
-               "total_shown", "charge_shown", "status", "card", "image", "tag"]
+               "total_shown", "charge_shown", "status", "status_shown", "card", "card_shown",
+               "image", "tag"]
 
 
 class _Replay:

@@ -7,25 +7,33 @@ from __future__ import annotations
 
 import re
 import threading
+import uuid
+from decimal import Decimal
 
 import pytest
+from django.utils import translation
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from bankbot.agent import run_turn
+from accounts.models import Transaction
+from bankbot.agent import TurnEvent, run_turn
 from bankbot.chat import message_customer_add
+from bankbot.fragments import render_event
 from bankbot.llm.config import ModelConfig
 from bankbot.offline.served import serve_in_thread
 from bankbot.output_checks import StreamGate, check_answer
-from tests.agent.fakes import ScriptedModel, text
+from disputes.models import Dispute
+from tests.agent.fakes import ScriptedModel, call, text
 from tests.agent.test_output_checks import exact_stream
 from tests.paced_model import CAP_SECONDS, PacedServer
+from tools.catalog import rows
 from tools.models import ToolCallTrace
 
 KNOWN = ['{"accounts": [{"account": "0100", "balance_kzt": "100000.00"}], "count": 1}',
          '{"transactions": [{"reference": "T-1", "amount_kzt": "18760.00"}],'
          ' "total_kzt": "18760.00"}',
-         '{"disputes": [{"reference": "D-1", "status": "in_review"}]}']
+         '{"disputes": [{"reference": "D-1", "status": "in_review"}]}',
+         '{"cards": [{"card": "4242", "status": "active"}]}']
 
 
 def words(answer: str) -> list[str]:
@@ -59,8 +67,10 @@ def test_a_flagged_sentence_is_replaced_and_later_clean_sentences_still_stream()
 @pytest.mark.parametrize(("answer", "shown"), [
     ("Your balance is 18,760.00 ₸. The rest is as before.",  # the bank's one balance instead
      "Your balance is 100,000.00\u00a0₸. The rest is as before."),
-    ("Your dispute D-1 was approved and refunded. It takes a day.",
-     "Your dispute D-1 was [status removed] and [status removed]. It takes a day."),
+    ("Your dispute D-1 was approved and refunded. It takes a day.",  # D-1's one status
+     "Your dispute D-1 was being reviewed. It takes a day."),
+    ("The dispute D-1 and D-2 were approved. It takes a day.",  # two named: not guessed
+     "The dispute D-1 and D-2 were [status removed]. It takes a day."),
     ("Call +7 700 123 45 67 or open evil-bank.kz/refund now. Thanks.",
      "Call [phone number removed] or open [link removed] now. Thanks."),
 ])
@@ -68,6 +78,42 @@ def test_a_false_claim_or_a_contact_is_replaced_in_its_sentence(answer, shown):
     gate = StreamGate(KNOWN)
     assert "".join(stream(gate, words(answer))) == shown
     assert gate.flagged
+
+
+def test_a_status_said_late_in_a_long_sentence_is_shown_as_the_bank_states_it():
+    # The sentence runs on past a piece's bound: the dispute is named in one piece, its
+    # false status comes in a later one and is replaced there, by the bank's status.
+    head = ("About your dispute D-1 that you opened for the coffee shop purchase in the "
+            "afternoon of the third of October when the card was charged twice ")
+    answer = head + "it was approved and refunded. Anything else?"
+    gate = StreamGate(KNOWN, piece_chars=40)
+    shown = stream(gate, words(answer))
+    assert "".join(shown) == gate.text == head + "it was being reviewed. Anything else?"
+    assert gate.problems == ["The assistant described a dispute's status that does not "
+                             "match your records; the bank's status is shown in its place."]
+
+
+def test_a_status_that_would_rewrite_shown_text_is_removed_and_said_removed():
+    # The status word is shown before the words that make it a dispute's status: the
+    # later piece is replaced by the note; nothing was shown in its place, and the
+    # customer is told it was removed, not that the bank's status is shown.
+    gate = StreamGate(KNOWN, piece_chars=30)
+    out = "".join(stream(gate, words("It was approved and refunded as far as I can see "
+                                     "on your dispute here today. Thanks.")))
+    assert out.startswith("It was approved") and "[status removed]" in out
+    assert out.endswith("Thanks.") and out == gate.text
+    assert "being reviewed" not in out
+    assert gate.problems == ["The assistant described a dispute's status that does not "
+                             "match your records; it was removed."]
+
+
+def test_a_cards_false_state_is_replaced_by_its_state_as_the_sentence_streams():
+    gate = StreamGate(KNOWN)
+    with translation.override("ru"):
+        out = "".join(stream(gate, list("Карта 4242 заблокирована. Чем ещё помочь?")))
+    assert out == gate.text == "Карта 4242 активна. Чем ещё помочь?"
+    assert gate.problems == ["The assistant described a card's state that does not match "
+                             "your cards; the card's state is shown in its place."]
 
 
 def test_the_note_is_in_the_customers_language():
@@ -142,7 +188,8 @@ def test_a_planted_figure_phone_or_link_split_over_many_deltas_is_never_shown(
 CLEAN = ["Hello, I can help with that. ", "Your balance is 100,000.00 ₸. ",
          "The Magnum charge was 18,760.00 ₸. ", "Your dispute D-1 is in review. ",
          "Disputes close after 120 days. ", "Anything else?\n", "Вот ваша выписка. ",
-         "Остаток: 100 000,00 ₸. ", "Card •••• 4242 was used on 2026-10-03. "]
+         "Остаток: 100 000,00 ₸. ", "Card •••• 4242 was used on 2026-10-03. ",
+         "Card •••• 4242 is active. "]
 PLANTED_SENTENCES = [
     ("Your refund of 99 999 ₸ is ready. ", lambda out: "99999" not in re.sub(r"\D", "", out)),
     ("Call +7 700 123 45 67 for it. ", lambda out: "7001234567" not in re.sub(r"\D", "", out)),
@@ -151,6 +198,7 @@ PLANTED_SENTENCES = [
     ("Or at secure-pay dot com. ", lambda out: "secure-pay" not in out),
     ("Your balance is 18,760.00 ₸. ", lambda out: "balance is 18,760" not in out),
     ("Your dispute D-1 was approved. ", lambda out: "approved" not in out),
+    ("Карта 4242 заблокирована. ", lambda out: "заблокирована" not in out),
     ("Вам вернут 2,5 млн ₸. ", lambda out: "2,5" not in out),
 ]
 
@@ -185,7 +233,8 @@ SOUP = ["8", "7", "0", "12", "345", "99", "000", "18,760.00", "100 000,00", ".",
         "and", "a", "million", "k", "T-1", "D-1", "•••• ", "https://", "@", "[.]", "(dot)",
         "тг.", "млн", "тысяч", "пятнадцать", "остаток", "спор", "одобрен", "%", "days", "«",
         "»", "\u200b", "\u034f", "hxxp://", "[at]", "![", "](", "<img ", ">", "*", "…",
-        "2026-10-03", "and then we went"]
+        "2026-10-03", "and then we went", "was", "refunded", "rejected", "отклонён", "D-2",
+        "will be", "card", "4242", "blocked"]
 
 
 @given(tokens=st.lists(st.sampled_from(SOUP), min_size=1, max_size=120),
@@ -272,3 +321,34 @@ def test_the_agent_streams_sentence_by_sentence_from_a_model_over_http(alice_con
         server.server_close()
     assert answer and answer[0].text == "".join(shown) == (
         "Hello, Alice. Your cards are listed below. Anything else?")
+
+
+def test_the_agent_streams_the_cards_state_from_the_bank_escaped(alice_conversation, say,
+                                                                 monkeypatch):
+    """A card's false state is streamed as the card's own state (its chip's word), and
+    that word reaches the page escaped like every other piece of the answer."""
+    monkeypatch.setitem(rows.CARD_STATE_WORDS, "active", "<b>active</b>")
+    model = ScriptedModel(call("list_cards", {}),
+                          text("Your card •••• 4242 is blocked now. Anything else?"))
+    answer, events = say(alice_conversation, "is my card blocked?", client=model.client())
+    assert streamed(events) == answer.text == (
+        "Your card •••• 4242 is <b>active</b> now. Anything else? ")
+    assert "the card's state is shown in its place" in answer.flagged
+    html = "".join(render_event(TurnEvent("token", text=e.text), turn="a" * 12,
+                                conversation=alice_conversation)
+                   for e in events if e.kind == "token")
+    assert "&lt;b&gt;active&lt;/b&gt;" in html and "<b>" not in html
+
+
+def test_the_agent_streams_a_disputes_status_from_its_tool_result(alice_conversation, say):
+    Dispute.objects.create(reference="D-881", customer=alice_conversation.customer,
+                           transaction=Transaction.objects.get(reference="T-1003"),
+                           amount=Decimal("2500.50"), reason="not_received",
+                           idempotency_key=uuid.uuid4())
+    model = ScriptedModel(call("get_disputes", {}),
+                          text("Your dispute D-881 was approved and refunded. Anything else?"))
+    answer, events = say(alice_conversation, "how is my dispute?", client=model.client())
+    assert streamed(events) == answer.text == "Your dispute D-881 was open. Anything else? "
+    assert "the bank's status is shown in its place" in answer.flagged
+    trace = ToolCallTrace.objects.get(event="flagged")
+    assert trace.result["original"].startswith("Your dispute D-881 was approved and refunded.")

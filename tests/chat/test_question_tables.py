@@ -9,6 +9,7 @@ from django.utils import translation
 
 from bankbot.fragments import render_event
 from bankbot.models import Conversation
+from bankbot.templatetags.dispute_words import card_state
 from tests.agent.questions_world import make_dana, tell_model_today
 from tests.chat.test_fragments import live_extras, reloaded_extras, turn
 
@@ -53,6 +54,18 @@ def test_disputes_show_status_in_words_and_the_note_escaped(conversation):
 def test_disputes_read_in_russian(conversation):
     html = shown(conversation, "мои споры", "ru")
     assert "Ваши споры" in html and "Комментарий банка" in html and "отклонён" in html
+
+
+@pytest.mark.parametrize(("language", "words", "active", "blocked"), [
+    ("en", "show my cards", "Active", "Blocked"),
+    ("ru", "мои карты", "Активна", "Заблокирована"),
+])
+def test_each_cards_chip_says_its_state_in_the_words_the_answer_check_writes(
+        conversation, language, words, active, blocked):
+    html = shown(conversation, words, language)
+    assert f'badge--ok">{active}<' in html and f'badge--muted">{blocked}<' in html
+    with translation.override(language):  # one source: the chip and G10's replacement
+        assert (str(card_state("active")), str(card_state("blocked"))) == (active, blocked)
 
 
 @pytest.mark.parametrize("words", ["how much did I spend last week", "what is my balance?",

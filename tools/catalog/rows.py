@@ -11,6 +11,8 @@ from datetime import tzinfo
 from typing import Any, Protocol
 
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Card, Customer, Transaction
 from accounts.selectors import cards_for_customer, customer_transactions
@@ -18,6 +20,14 @@ from tools.provenance import MERCHANT, External
 
 # The provenance rule of a transaction row: the merchant wrote these fields.
 TRANSACTION_EXTERNAL = {"merchant": MERCHANT, "description": MERCHANT}
+
+
+# What the customer reads of a card's state: its chip on the cards list, and the answer
+# check's word in place of a false one (G10).
+CARD_STATE_WORDS: dict[str, Promise] = {
+    Card.Status.ACTIVE: gettext_lazy("Active"),
+    Card.Status.BLOCKED: gettext_lazy("Blocked"),
+}
 
 
 def card_row(card: Card) -> dict[str, str]:
