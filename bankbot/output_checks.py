@@ -109,6 +109,8 @@ def _marker(kind: str) -> str:
 def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
     """What the customer is told was removed, one sentence a kind, in their language."""
     removed = set(removed)
+    if not removed and not amounts:
+        return []  # the common case, a sentence at a time as the answer streams
     sentences = [
         ("link", gettext("The answer linked to another website; the link was removed.")),
         ("e-mail", gettext("The answer gave an e-mail address the bank did not give; "
