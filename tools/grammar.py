@@ -201,6 +201,7 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 которого которой которую right away whatever something anything thing things stuff extra
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 rather prefer till until then seriously honestly really хотя
+difference разница разницу разницы разнице receipt чек вместо
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
 # dropped as features, so the target knows one was said (TargetWords.generic).
@@ -521,7 +522,8 @@ def read_request(text: str, *, today: date) -> Reading:
                                      r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
                                      text) if s.strip()]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
-    doubt = _DOUBT.search(text) or _RETRACTED.search(text) or _hedged(sentences) or (
+    doubt = _DOUBT.search(_PRICE_STORY.sub(" ", text)) or _RETRACTED.search(text) or _hedged(
+        sentences) or (
         # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
         # the reason for an unblock, so not there).
         _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned
@@ -625,6 +627,8 @@ def read_request(text: str, *, today: date) -> Reading:
                       for t in [_target(c, operation, today, story=True)]
                       for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded))
                       ) + tuple(amount for t in [*shared, own] for amount in t.amounts)
+        if operation == RAISE_DISPUTE:
+            target = _priced_part(target, own, clause)
         requests.append(Request(operation, target,
                                 _reason(text) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
@@ -1295,6 +1299,46 @@ _PART_OF = re.compile(r"\s*(?:kzt|тенге|тг|₸)?\s*(?:of\b|out of\b|из\
 
 
 _HALF = re.compile(r"\bhalf\b|\bполовин\w*", re.IGNORECASE)
+# "Dispute the difference", «оспорьте разницу»: a part, priced by the figures the message gives.
+_DIFFERENCE = re.compile(r"\bdifference\b|\bразниц\w*", re.IGNORECASE)
+# A price said against another is the story of a part, not a doubt: "my receipt says 21,760",
+# "instead of the promo price", «8 400 вместо 6 900».
+_PRICE_STORY = re.compile(
+    r"\b(?:receipt|bill|check|price|tag|menu|website|site|app|shelf)\s+(?:\w+\s+){0,2}?"
+    r"(?:says|said|shows|showed)\s*:?\s*(?=\d)"
+    r"|\bthan (?:the|my|their|its) (?:receipt|bill|check|price|tag|menu|website|site|app|shelf)"
+    r" (?:says|said|shows|showed)\b"
+    r"|\binstead of (?:the )?(?:\w+ )?price\b|\d\s*(?:₸|тг|тенге)?\s+вместо\s+\d", re.IGNORECASE)
+
+
+def _priced_part(target: TargetWords, own: TargetWords, clause: str) -> TargetWords:
+    """The part a dispute asks for, where the message prices it: "dispute 2,000 of it —
+    they charged 2,000 more" (the part said again is no charge's amount); "the receipt
+    says 21,760, the bank shows 23,760 — dispute the difference" (the larger is the
+    charge, the part is the difference); "charged 86,119, the ticket was 76,119 — dispute
+    10,000" (a figure that is the difference of the other two is the part). Anything
+    else is left as said: a part is granted only where the figures agree."""
+    if target.partial or target.half:
+        parts = set(target.partial)
+        return replace(target, amounts=tuple(a for a in target.amounts if a not in parts),
+                       rounded=tuple((v, slack) for v, slack in target.rounded
+                                     if not any(abs(v - p) <= slack for p in parts)))
+    figures = sorted({*target.amounts, *(v for v, _ in target.rounded)}, reverse=True)
+    here = {*own.amounts, *(v for v, _ in own.rounded)}
+    difference = bool(_DIFFERENCE.search(clause))
+    charged = part = None
+    if difference and not here and len(figures) == 2:
+        charged, part = figures[0], figures[0] - figures[1]
+    elif len(here) == 1:
+        (said,) = here
+        others = [f for f in figures if f != said]
+        if len(others) == 2 and others[0] - others[1] == said:
+            charged, part = others[0], said
+        elif difference and len(others) == 1:
+            charged, part = others[0] + said, said
+    if charged is None or part is None or not 0 < part < charged:
+        return target
+    return replace(target, amounts=(charged,), rounded=(), partial=(part,))
 
 
 def _is_cyrillic(token: str) -> bool:

@@ -460,8 +460,9 @@ HAND_WRITTEN: list[tuple] = [
     ("T-3003 — это я. Оспорьте T-3003.", {"D:T-3003"}, NOTHING),  # named and vouched for
     ("4242 — блок.", {"B:4242"}),
     ("block 4242 + chargeback on T-3001", {"B:4242", "D:T-3001"}),
+    # the figures agree: 15000 − 14000 is the 1000 asked back (a part priced by the story)
     ("I was charged 15000 at Acme Food, the bill was 14000. Could you get the 1000 back?",
-     {"D:T-3001:1000.00"}, NOTHING),  # a part of which charge is not said plainly: buttons
+     {"D:T-3001:1000.00"}),
     ("Please get back to me about T-3001", NOTHING),
     ("when do I get back the money for T-3001?", NOTHING),
     # "both" where exactly two fit asks for each; where more fit, which two is not said
@@ -497,6 +498,21 @@ HAND_WRITTEN: list[tuple] = [
     ("close my card 5505", {"B:5505"}, NOTHING),
     ("как закрыть карту 4242?", NOTHING),
     ("не закрывайте карту 4242", NOTHING),
+    # a part priced by the message's figures: granted only where they agree
+    ("Air Astana charged me 99000, my receipt says 89000. Dispute the difference.",
+     {"D:T-3005:10000.00"}),
+    ("Acme Food charged me 15000, my receipt says 14000. Dispute the difference.",
+     {"D:T-3001:1000.00"}),  # Magnum's is 15000 too: the name tells them apart
+    ("Air Astana took 99000 but the ticket was 89000. Dispute 10000 please", {"D:T-3005:10000.00"}),
+    ("в Magnum пробили 7 300 вместо 6 800, оспорьте разницу", {"D:T-3008:500.00"}),
+    ("dispute 5000 of the Acme Food charge, they charged 5000 more than the menu says",
+     {"D:T-3001:5000.00:wrong_amount"}),
+    ("Air Astana took 99000 but the ticket was 89000. Dispute 3000 please",
+     {"D:T-3005:3000.00"}, NOTHING),  # the figures disagree: buttons, not a guess
+    ("Acme Food charged me 15000, my receipt says 14000. Don't dispute the difference yet.",
+     NOTHING),
+    ("my receipt says 14000 but Acme Food charged 15000, should I dispute the difference?",
+     NOTHING),
 ]
 
 # Template expansions: the same forms over several targets.

@@ -53,12 +53,15 @@ def _code(write: str) -> tuple[str, str, str, str]:
     return ("raise_dispute", target, amount or "full", reason or DEFAULT_REASON)
 
 
-def _every_write(message: str) -> list[tuple[str, dict[str, str], tuple[str, str, str, str]]]:
-    """Every write the tools accept on the customer's objects (and two foreign ones)."""
+def _every_write(message: str, granted: set[Decimal]
+                 ) -> list[tuple[str, dict[str, str], tuple[str, str, str, str]]]:
+    """Every write the tools accept on the customer's objects (and two foreign ones): each
+    dispute for its full amount, half, every amount the message states, and every amount a
+    grant names (a part the message prices, "the difference", is stated nowhere)."""
     writes = [(tool, {"card": last4}, (tool, last4, "", ""))
               for tool in ("block_card", "unblock_card")
               for last4 in ("4242", "5505", "7777", "6006", "1111")]
-    stated = amount_values(message, min_bare=1)
+    stated = amount_values(message, min_bare=1) | granted
     for reference, _, full, _, _ in [*WORLD, ("T-4001", 4, "15000.00", "", "")]:
         full_amount = Decimal(full)
         amounts = {full_amount, (full_amount / 2).quantize(Decimal("0.01"))} | {
@@ -75,10 +78,11 @@ def _every_write(message: str) -> list[tuple[str, dict[str, str], tuple[str, str
 
 def _allowed(customer: Customer, message: str) -> set[tuple[str, str, str, str]]:
     conversation = Conversation.objects.create(customer=customer)
-    ctx = action_context_for(customer.user, conversation,
-                             mandate=mandate_for(customer=customer, text=message))
+    mandate = mandate_for(customer=customer, text=message)
+    ctx = action_context_for(customer.user, conversation, mandate=mandate)
     allowed = set()
-    for tool, raw, code in _every_write(message):
+    granted = {g.amount for g in mandate.grants if g.amount is not None}
+    for tool, raw, code in _every_write(message, granted):
         spec = CATALOG[tool]
         if denial_reason(ctx, spec, spec.args.model_validate(raw)) is None:
             allowed.add(code)
