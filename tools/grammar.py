@@ -512,6 +512,10 @@ def read_request(text: str, *, today: date) -> Reading:
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
     text = plain_words(text)
     text = _PASTED.sub(lambda m: m.group(0)[:m.group(0).index(":")] + ".", text)
+    # "the Glovo order (never arrived) and the Kaspi order": an aside in brackets that only
+    # gives a reason is the story's, not the clause's; the reason still counts (``said``).
+    said = text
+    text = _ASIDE.sub(lambda m: " " if _reason_aside(m.group(1), today) else m.group(0), text)
     text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     if not text.strip():
         return Reading()
@@ -572,13 +576,19 @@ def read_request(text: str, *, today: date) -> Reading:
     # an identifier, right after a request, is that request again for another object.
     listed: set[int] = set()  # "dispute the Glovo order and the Wolt order": another object
     for index in range(1, len(clauses)):
-        previous_op = clauses[index - 1][1]
+        before = index - 1
+        # "Dispute the Glovo order (never arrived) and the Kaspi order": an aside that
+        # names nothing stands between a request and the object listed after it.
+        while (before > 0 and clauses[before][1] is None
+               and _target(clauses[before][0], RAISE_DISPUTE, today).empty):
+            before -= 1
+        previous_op, listed_op = clauses[index - 1][1], clauses[before][1]
         clause, operation, neg = clauses[index]
         if operation is None and not neg and previous_op and _bare_identifier(clause):
             clauses[index] = (clause, previous_op, False)
-        elif (operation is None and not neg and previous_op == RAISE_DISPUTE
+        elif (operation is None and not neg and listed_op == RAISE_DISPUTE
               and clause in after_and and _listed_object(clause, today)):
-            clauses[index] = (clause, previous_op, False)
+            clauses[index] = (clause, listed_op, False)
             listed.add(index)
     context = [c for c, op, neg in clauses if op is None and not neg]
     requests = []
@@ -630,7 +640,7 @@ def read_request(text: str, *, today: date) -> Reading:
         if operation == RAISE_DISPUTE:
             target = _priced_part(target, own, clause)
         requests.append(Request(operation, target,
-                                _reason(text) if operation == RAISE_DISPUTE else None,
+                                _reason(said) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
                                 else None, listed=index in listed, loose_amounts=loose,
                                 both=bool(_BOTH.search(text))))
@@ -1299,6 +1309,16 @@ _PART_OF = re.compile(r"\s*(?:kzt|тенге|тг|₸)?\s*(?:of\b|out of\b|из\
 
 
 _HALF = re.compile(r"\bhalf\b|\bполовин\w*", re.IGNORECASE)
+_ASIDE = re.compile(r"\s*\(([^()\n]{1,80})\)")
+
+
+def _reason_aside(aside: str, today: date) -> bool:
+    """An aside that is a reason and nothing else: no object, no doubt, nothing left but
+    function words once the reason is taken out ("never arrived", «не доставили»)."""
+    rest = _words(_strip_reasons(aside))
+    return (not _DOUBT.search(aside) and not _RETRACTED.search(aside)
+            and rest != _words(aside) and all(w in STOPWORDS for w in rest)
+            and _target(aside, RAISE_DISPUTE, today).empty)
 # "Dispute the difference", «оспорьте разницу»: a part, priced by the figures the message gives.
 _DIFFERENCE = re.compile(r"\bdifference\b|\bразниц\w*", re.IGNORECASE)
 # A price said against another is the story of a part, not a doubt: "my receipt says 21,760",

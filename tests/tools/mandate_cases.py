@@ -513,6 +513,11 @@ HAND_WRITTEN: list[tuple] = [
      NOTHING),
     ("my receipt says 14000 but Acme Food charged 15000, should I dispute the difference?",
      NOTHING),
+    # an aside in brackets that only gives a reason stands between two listed objects
+    ("Dispute the Air Astana flight (never happened) and the Kaspi order (never arrived).",
+     {"D:T-3005::not_received", "D:T-3009::not_received"}),
+    ("block 4242 (actually no, never mind)", NOTHING),
+    ("dispute the Kaspi order (not the Magnum one)", {"D:T-3009"}, NOTHING),  # a known limit
 ]
 
 # Template expansions: the same forms over several targets.
