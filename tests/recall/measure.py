@@ -46,12 +46,14 @@ from tools.context import ActionContext, action_context_for
 from tools.grammar import REASONS
 from tools.mandate import Grant, Mandate, mandate_for
 from tools.models import Proposal
-from tools.policy import denial_reason
+from tools.policy import Denial, denial_reason
 
 OUTCOMES = ("exact", "one_click", "nothing", "wrong")
 # Refusals by the bank's own rules, which the customer is told (policy's service checks):
 # the request was understood exactly, and no action can exist.
 BANK_RULES = frozenset({"dispute_window_closed"})
+# A grant whose arguments no tool call could carry (an amount out of range).
+_UNCARRIED = Denial("invalid_arguments", "no valid call carries it")
 WAYS = ("mandate", "end_to_end")
 Button = tuple[str, str]  # (tool, target): what a click on a row's button asks for
 Progress = Callable[[int, int, Case], None]
@@ -132,17 +134,25 @@ def by_mandate(customer: Customer, conversation: Conversation, case: Case) -> Se
     for unbound in mandate.unbound:
         buttons |= row_buttons(candidate_rows(customer, unbound.operation, unbound.candidates)
                                .get("candidates", {}))
-    refused = set()
+    denials = _grant_denials(ctx, mandate)
+    refused = {_action_of(grant.operation, _grant_args(grant)) for grant, denial in denials
+               if denial is not None and denial.code in BANK_RULES}
+    return Seen(frozenset(allowed), frozenset(buttons), notes=_mandate_notes(denials, mandate),
+                refused=frozenset(refused))
+
+
+def _grant_denials(ctx: ActionContext, mandate: Mandate) -> list[tuple[Grant, Denial | None]]:
+    """Each grant with what the rules say of it: None (allowed), a denial, or — for a grant
+    no valid call carries — ``_UNCARRIED``."""
+    found: list[tuple[Grant, Denial | None]] = []
     for grant in mandate.grants:
         spec = CATALOG[grant.operation]
         try:
-            denial = denial_reason(ctx, spec, spec.args.model_validate(_grant_args(grant)))
+            found.append((grant, denial_reason(ctx, spec,
+                                               spec.args.model_validate(_grant_args(grant)))))
         except ValidationError:
-            continue
-        if denial is not None and denial.code in BANK_RULES:
-            refused.add(_action_of(grant.operation, _grant_args(grant)))
-    return Seen(frozenset(allowed), frozenset(buttons), notes=_mandate_notes(ctx, mandate),
-                refused=frozenset(refused))
+            found.append((grant, _UNCARRIED))
+    return found
 
 
 def _every_write(case: Case, mandate: Mandate) -> Iterator[tuple[str, dict[str, str], Action]]:
@@ -164,17 +174,13 @@ def _every_write(case: Case, mandate: Mandate) -> Iterator[tuple[str, dict[str, 
                        Action("raise_dispute", reference, label, reason))
 
 
-def _mandate_notes(ctx: ActionContext, mandate: Mandate) -> str:
+def _mandate_notes(denials: list[tuple[Grant, Denial | None]], mandate: Mandate) -> str:
     """The mandate's reading in one line: its grants (and any the rules refuse) and
     what it understood but could not bind."""
     parts = []
-    for grant in mandate.grants:
-        spec = CATALOG[grant.operation]
-        try:
-            denial = denial_reason(ctx, spec, spec.args.model_validate(_grant_args(grant)))
-            refused = f" (refused: {denial.code})" if denial is not None else ""
-        except ValidationError:
-            refused = " (no valid call carries it)"
+    for grant, denial in denials:
+        refused = (" (no valid call carries it)" if denial is _UNCARRIED
+                   else f" (refused: {denial.code})" if denial is not None else "")
         parts.append(f"grant {grant.operation} {grant.target}"
                      f"{'' if grant.amount is None else f' {grant.amount:.2f}'}"
                      f"{f' {grant.reason}' if grant.reason else ''}{refused}")
