@@ -445,7 +445,8 @@ _DAYS_AGO = re.compile(r"(?:\b(?P<n>\d{1,2}|[a-zа-я]+)\s+)?(?P<unit>days?|week
                        r"недел[ьюи]\w*)\s+(?:ago|назад)\b", re.IGNORECASE)
 # "on the 21st", "the 7th", «21-го», «21 числа»: that day of this month, or of the last
 # month when it is still ahead.
-_ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)"
+_ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b"
+                          r"(?:\s+of\s+(?:the|this)\s+month\b|(?!\s+of\b))"
                           r"|\b(?P<n2>\d{1,2})-?(?:го|е)?\s+числа\b|\b(?P<n3>\d{1,2})-го\b"
                           # «десятого числа», «двадцать пятого числа», "the tenth of the month"
                           r"|\b(?P<w>(?:(?:двадцать|тридцать)\s+)?[а-яё]+(?:ого|го))\s+числа\b"

@@ -71,6 +71,22 @@ def name_words(name: str) -> frozenset[str]:
                      if len(w) >= 2 and w not in STOPWORDS)
 
 
+def spelled_words(name: str) -> frozenset[str]:
+    """Every word of a merchant's name, generic ones too: a word the customer said that
+    is in the name ("Air Astana": «эйр астане») fits it, though alone it names no one."""
+    text = normalised(name).lower().replace("ё", "е")
+    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text) if len(w) >= 2)
+
+
+def _spelled_in(word: str, generic: frozenset[str]) -> bool:
+    """A generic word of the name said ("Air Astana": «эйр астане»), read strictly: the same
+    sounds, a Russian ending at most, never a stem guessed from a short word."""
+    key = sound_key(word)
+    return any(key == sound_key(g) or (len(g) >= 5 and key.startswith(sound_key(g)[:-1])
+                                       and 0 <= len(key) - len(sound_key(g)) <= 2)
+               for g in generic)
+
+
 def _word_matches(word: str, names: frozenset[str]) -> bool:
     if word in names:
         return True
@@ -135,8 +151,13 @@ def bind_card(customer: Customer, request: Request, source: str, *,
     used, merchants = (None, frozenset()) if target.cards else _cards_used(customer, target)
     brands = frozenset().union(*(name_words(c.brand) for c in cards))
     words = _describing_words(target, brands) - merchants  # "Magnum" names a payment
-    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)
-                and target.descriptors <= card_descriptors(c)]
+    matching = [c for c in matching if all(_word_matches(w, name_words(c.brand)) for w in words)]
+    described = [c for c in matching if target.descriptors <= card_descriptors(c)]
+    if not described and "online" in target.descriptors:
+        # "someone tried to pay online with my credit card": where, not which card.
+        described = [c for c in matching
+                     if target.descriptors - {"online"} <= card_descriptors(c)]
+    matching = described
     if used is not None:  # digits say it all; else the cards that paid, if any did
         matching = [c for c in matching if c.last4 in used]
     if len(matching) == 1:
@@ -152,7 +173,9 @@ def card_descriptors(card: Card) -> frozenset[str]:
     "Mastercard Gold" → {"mastercard", "gold"}; a card that is not virtual is physical."""
     label = normalised(card.brand)
     found = {name for name, pattern in DESCRIPTOR_PATTERNS.items() if pattern.search(label)}
-    if "virtual" not in found:
+    if "virtual" in found:
+        found.add("online")
+    else:
         found.add("physical")
     return frozenset(found)
 
@@ -318,7 +341,9 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         # without a code (a transfer) may be anything, so it stays a candidate.
         return False
     merchant = name_words(txn.merchant)
-    return all(_word_matches(word, merchant) for word in target.words)
+    generic = spelled_words(txn.merchant) - merchant
+    return all(_word_matches(word, merchant) or _spelled_in(word, generic)
+               for word in target.words)
 
 
 def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction]:

@@ -201,6 +201,9 @@ yesterday week month year kzt ₸ я мне мой моя мое моё мои �
 которого которой которую right away whatever something anything thing things stuff extra
 two both двух оба обоих кофе списал списала списали списало снял сняла сняли пробил пробили взял взяли
 rather prefer till until then seriously honestly really хотя
+asap immediately urgently quickly quick fast soon already earlier later сейчас срочно быстро
+быстрее побыстрее скорее поскорее немедленно лучше уже сразу раньше позже позднее
+один одна одно одну одного три трех трёх списалось списался списалась снялось прошло прошла прошел
 difference разница разницу разницы разнице receipt чек вместо
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
@@ -605,7 +608,10 @@ def read_request(text: str, *, today: date) -> Reading:
         previous = own
         shared = [_target(c, operation, today, story=True) for c in context]
         target = own
-        points_back = own.empty and bool(_BACK_REFERENCE.search(clause))
+        # "Please block it", and for a card "Заблокируйте карту", «лучше заблокируйте»: a
+        # request that names nothing of its own is about the card the story described.
+        points_back = own.empty and (bool(_BACK_REFERENCE.search(clause))
+                                     or operation in CARD_OPERATIONS)
         earlier = {c for c, _, _ in clauses[:index]}  # "it" points back, never ahead
         for story_clause, extra in zip(context, shared, strict=True):
             target = target | (extra.softened() if operation not in CARD_OPERATIONS
@@ -765,6 +771,7 @@ _BARE_REFUSAL = re.compile(r"(?:^|[.!?]\s+|\n)\s*(?:no|nope|don'?t|do not|нет
                            re.IGNORECASE)
 # The customer vouching for an object: "T-1002 is mine", "the ride was me", «это моя».
 _VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|legit|right|real)\b"
+                      r"|\b(?:works|working) (?:fine|ok|okay|normally|well)\b|(?<!не )\bработает\b"
                       r"|\bi made (?:it|that|this|them)\b|\b(?:это|был[аои]?) (?:моя|мой|мое|мои)\b"
                       r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b"
                       r"|(?:^|\s)[-—–]\s*(?:мой|моя|мое|мои|mine|me)\b|\b(?:мой|моя|мое|мои) (?:платеж|"
@@ -794,10 +801,13 @@ def _excludes(clause: str, today: date) -> bool:
 # "never (even) arrived", "without asking", «не мои», "not mine" — never a choice
 # between objects, which names one ("not the Magnum one": _AIMED).
 _DISOWNED = {"mine", "me", "мой", "моя", "мое", "мои", "я", "мной"}
+# "my debit card doesn't work", «карта не работает»: what a card does not do is its story.
+_FAILS = {"work", "works", "работает", "работают", "проходит", "проходят", "срабатывает"}
 
 
 def _negations_tell(words: list[str]) -> bool:
     return all(any(_past_form(w) or (len(w) > 4 and w.endswith("ing")) or w in _DISOWNED
+                   or w in _FAILS
                    for w in words[index + 1:index + 3])
                for index, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't"))
 
@@ -937,6 +947,9 @@ _STATE_WORDS = {"is", "was", "were", "been", "be", "being", "are", "got", "get",
                 "has", "have", "had", "already", "уже"}
 
 
+_ASKING = {"request", "requesting", "ask", "asking", "demand", "demanding", "insist", "insisting"}
+
+
 def _wished(words: list[str]) -> tuple[str | None, bool]:
     """A wish for an action's result: "I want / need / 'd like <object> <participle>",
     «хочу / прошу / нужно, чтобы … <past plural>». (operation, negated)."""
@@ -956,6 +969,11 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
             # "Get that disputed", "can you get my card blocked": having it done is asked
             # (not "it got blocked", "why did it get blocked").
             return operation, _negated(before)
+        asks = [i for i, w in enumerate(before) if w == "that" and i and before[i - 1] in _ASKING]
+        if asks and before[-1:] == ["be"] and index - asks[-1] <= 7:
+            # "I request that my card 3391 be blocked", "I ask that a dispute be opened":
+            # the subjunctive asks for it (not "I asked that it be blocked": past).
+            return operation, _negated(before[asks[-1]:])
         wants = [i for i, w in enumerate(before) if w in _EN_WANT | _EN_RATHER | _RU_GOVERNORS]
         if not wants or (_STATE_WORDS | _KEPT) & set(before[wants[-1]:]):
             return None, False
@@ -968,6 +986,8 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
 def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
     """(operation this clause plainly requests, or None; whether it is negated)."""
     words = _words(clause)
+    if not question and (terse := _identified_then_told(words)):
+        return terse, False
     if not any(_operation_at(words, i) for i in range(len(words))):
         operation, negated = _wished(words)
         if operation is not None and (negated or not question):
@@ -1008,6 +1028,33 @@ def _object_first(words: list[str], index: int) -> bool:
                    for w in before)
 
 
+def _identified_then_told(words: list[str]) -> str | None:
+    """Terse, an identifier, a few words of story, the operation last: "T-5010 not mine
+    dispute", "T-5009 never arrived dispute", «T-5011 неверная сумма спор», «5505 украли
+    блок». A negation there tells the object's story (_negations_tell), never refuses."""
+    while words and words[-1] in _AFTER_TERSE | _EN_SOFTENERS:
+        words = words[:-1]
+    if len(words) < 3:
+        return None
+    last = words[-1]
+    operation = (_EN_VERBS.get(last) or _EN_NOUNS.get(last) or LEXICON.ru_noun(last)
+                 or (_ru_operation(last) if _RU_IMPERATIVE.match(last)
+                     or _RU_INFINITIVE.match(last) else None))
+    if operation is None:
+        return None
+    if words[0] in {"t", "т"} and words[1].isdigit():
+        story = words[2:-1]
+    elif re.fullmatch(r"\d{4}", words[0]):
+        story = words[1:-1]
+    else:
+        return None
+    if not 1 <= len(story) <= 4 or any(
+            _operation_at(story, i) or w in _NOT_AN_OBJECT - _DISOWNED for i, w in enumerate(story)):
+        return None
+    negated = any(w in _NEGATIONS or w.endswith("n't") for w in story)
+    return operation if not negated or _negations_tell(story) else None
+
+
 def _operation_at(words: list[str], index: int) -> str | None:
     word = words[index]
     if word in _EN_VERBS:
@@ -1019,9 +1066,22 @@ def _operation_at(words: list[str], index: int) -> str | None:
             and words[index - 2] in _EN_OPENERS | _EN_WANT)):
         return _EN_NOUNS[word]
     noun = LEXICON.ru_noun(word)
-    if noun and index and _RU_OPEN.match(words[index - 1]):
+    if noun and index and (_RU_OPEN.match(_ru_opener(words, index))
+                           or words[index - 1] in _RU_WANTS):
         return noun
     return None
+
+
+# «хочу чарджбэк по T-5009», «прошу спор»: a noun asked for, as "I want a chargeback".
+_RU_WANTS = {"хочу", "хотим", "прошу", "просим", "требую"}
+
+
+def _ru_opener(words: list[str], index: int) -> str:
+    """The word before a noun, past a «пожалуйста»: «откройте, пожалуйста, спор»."""
+    before = index - 1
+    while before > 0 and words[before] in {"пожалуйста", "плиз", "плз", "срочно"}:
+        before -= 1
+    return words[before]
 
 
 def _ru_operation(word: str) -> str:
@@ -1152,7 +1212,10 @@ def _ru_request(words: list[str], index: int) -> bool:
     opener = index
     if LEXICON.ru_noun(word) and index:
         opener = index - 1
-        if _RU_OPEN.match(words[opener]) and not words[opener].endswith(("ть",)):
+        if words[opener] in _RU_WANTS:
+            return True
+        if _RU_OPEN.match(_ru_opener(words, index)) and not _ru_opener(words, index).endswith(
+                ("ть",)):
             return True
     head = words[opener]
     if not (_RU_INFINITIVE.match(head) or head.endswith("ть")):
@@ -1286,7 +1349,11 @@ _SIZES = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, patte
 CARD_DESCRIPTORS = {
     "debit": r"debit|дебет\w*",
     "credit": r"credit|cc|kredit\w*|кредит\w*",
-    "virtual": r"virtual|online(?:[- ]only)?|виртуал\w*|онлайн|интернет\w*",
+    "virtual": r"virtual|виртуал\w*",
+    # A virtual card's use, and maybe only where a payment was made ("tried to pay something
+    # online with my credit card"): binding drops it when no card has it and the rest
+    # (binding.bind_card).
+    "online": r"online(?:[- ]only)?|онлайн|интернет\w*",
     "physical": r"physical|plastic|пластик\w*|пластиков\w*|физическ\w*",
     "gold": r"gold(?:en)?|голд\w*|золот\w*",
     "visa": r"visa|виз[аеуы]|визов\w*|визк\w*",

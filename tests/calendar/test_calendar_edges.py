@@ -205,12 +205,18 @@ def test_an_ordinal_that_is_not_a_day_names_no_day(text):
 @pytest.mark.parametrize(("text", "day"), [
     ("десятого числа", 10), ("первого числа", 1), ("двадцать пятого числа", 25),
     ("the tenth of the month", 10), ("the twenty-first of this month", 21),
+    ("the 7th of this month", 7), ("on the 1st of the month", 1),
 ])
 def test_a_day_of_the_month_said_as_an_ordinal_word_is_that_day(text, day, today):
     # «Покупка десятого числа не моя»: this month's, or the last month's while still ahead.
     (said,) = dates_in(f"the payment {text}", today=today)
     on = date(said.year, said.month, said.day)
     assert on.day == day and on <= today and (today - on).days < 62
+
+
+def test_an_ordinal_day_of_a_named_month_is_that_months_day(today):
+    (said,) = dates_in("the charge on the 7th of October", today=today)
+    assert (said.day, said.month) == (7, 10)
 
 
 def test_an_ordinal_word_before_chisla_that_is_not_a_day_names_no_day(today):

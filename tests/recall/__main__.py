@@ -5,7 +5,7 @@ throwaway test database (never the project's own).
     python -m tests.recall --failures         and every case that is not exact, with what happened
     python -m tests.recall --failures --way end_to_end --outcome nothing
     python -m tests.recall --language ru --form typo --failures   only those cases
-    python -m tests.recall --set holdout      a held-out set instead (holdout, fresh, unseen or blind)
+    python -m tests.recall --set holdout      a held-out set instead (holdout, fresh, unseen, blind or sealed)
     python -m tests.recall --doc              the rows for docs/guarantees.md
     python -m tests.recall --write-doc        write them there (the test reads them back)
 """
@@ -52,7 +52,7 @@ def _options(argv: list[str] | None) -> argparse.Namespace:
                         help="failures with this outcome")
     parser.add_argument("--language", choices=["en", "ru"], help="measure these cases only")
     parser.add_argument("--form", help="measure the cases of this form only")
-    parser.add_argument("--set", default="cases", choices=["cases", "holdout", "fresh", "unseen", "blind"],
+    parser.add_argument("--set", default="cases", choices=["cases", "holdout", "fresh", "unseen", "blind", "sealed"],
                         help="which set: the recall table (cases) or the held-out set")
     parser.add_argument("--doc", action="store_true", help="print the doc's Markdown table")
     parser.add_argument("--write-doc", action="store_true",

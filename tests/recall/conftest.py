@@ -41,7 +41,8 @@ def trap_results(django_db_setup: None, django_db_blocker: object) -> list[Resul
 
 @pytest.fixture(scope="module")
 def held_out_results(django_db_setup: None, django_db_blocker: object) -> list[Result]:
-    """The held-out sets (holdout_, fresh_, unseen_, blind_*.yaml) measured both ways, once."""
+    """The held-out sets (holdout_, fresh_, unseen_, blind_, sealed_*.yaml) measured both
+    ways, once."""
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
         return measure(load_cases("holdout") + load_cases("fresh") + load_cases("unseen")
-                       + load_cases("blind"))
+                       + load_cases("blind") + load_cases("sealed"))

@@ -518,6 +518,34 @@ HAND_WRITTEN: list[tuple] = [
      {"D:T-3005::not_received", "D:T-3009::not_received"}),
     ("block 4242 (actually no, never mind)", NOTHING),
     ("dispute the Kaspi order (not the Magnum one)", {"D:T-3009"}, NOTHING),  # a known limit
+    # --- the seventh blind set's families (session of 2026-12-02) ------------------------
+    # A card the story describes is the one a request naming nothing asks for; a card
+    # vouched for, or described after the request, is not.
+    ("Моя виза не работает, заблокируйте ее", {"B:4242"}),
+    ("Мастеркард украли в автобусе. Заблокируйте", {"B:5505"}),
+    ("мастеркард сперли, блочьте быстрее", {"B:5505"}),
+    ("Someone tried to pay online with my Mastercard. Block the card", {"B:5505"}),
+    ("My Mastercard works fine. Block the card", NOTHING),
+    ("Block the card. My Mastercard is still with me.", NOTHING),
+    # Terse: an identifier, its story, the verb last; a negation there is the story's.
+    ("T-3009 not mine dispute", {"D:T-3009::not_recognised"}),
+    ("T-3009 never arrived dispute", {"D:T-3009::not_received"}),
+    ("T-3009 не моя оспорить", {"D:T-3009::not_recognised"}),
+    ("5505 don't block", NOTHING),
+    ("T-3009 not dispute", NOTHING),
+    ("T-3009 не надо оспорить", NOTHING),
+    # The subjunctive asks; the past tells.
+    ("I would like to request that my card 5505 be blocked", {"B:5505"}),
+    ("I asked that my card 5505 be blocked yesterday", NOTHING),
+    ("I request that card 5505 not be blocked", NOTHING),
+    # A noun asked for, past a «пожалуйста».
+    ("Хочу чарджбэк по T-3009", {"D:T-3009"}),
+    ("Откройте, пожалуйста, спор по T-3009", {"D:T-3009"}),
+    ("не хочу спор по T-3009", NOTHING),
+    # A generic word of a merchant's name fits it beside the name, never alone.
+    ("оспорьте покупку в эйр астане", {"D:T-3005"}),
+    ("оспорьте покупку в астане", NOTHING),
+    ("оспорьте кофе бум, сейчас же", {"D:T-3004"}),
 ]
 
 # Template expansions: the same forms over several targets.
