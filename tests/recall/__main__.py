@@ -52,7 +52,8 @@ def _options(argv: list[str] | None) -> argparse.Namespace:
                         help="failures with this outcome")
     parser.add_argument("--language", choices=["en", "ru"], help="measure these cases only")
     parser.add_argument("--form", help="measure the cases of this form only")
-    parser.add_argument("--set", default="cases", choices=["cases", "holdout", "fresh", "unseen", "blind", "sealed"],
+    parser.add_argument("--set", default="cases",
+                        choices=["cases", "holdout", "fresh", "unseen", "blind", "sealed"],
                         help="which set: the recall table (cases) or the held-out set")
     parser.add_argument("--doc", action="store_true", help="print the doc's Markdown table")
     parser.add_argument("--write-doc", action="store_true",
