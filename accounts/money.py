@@ -442,7 +442,7 @@ _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "seven": 7, "один": 1, "одну": 1, "два": 2, "две": 2, "три": 3, "четыре": 4,
            "пять": 5, "шесть": 6, "семь": 7}
 _DAYS_AGO = re.compile(r"(?:\b(?P<n>\d{1,2}|[a-zа-я]+)\s+)?(?P<unit>days?|weeks?|дн[яей]|день|"
-                       r"недел[ьюи]\w*)\s+(?:ago|назад)\b", re.IGNORECASE)
+                       r"недел[ьюи]\w*)\s+(?:ago|назад)\b(?:\s+today\b)?", re.IGNORECASE)
 # "on the 21st", "the 7th", «21-го», «21 числа»: that day of this month, or of the last
 # month when it is still ahead.
 _ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b"
@@ -542,6 +542,8 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for word in _WORD.finditer(text):
         lowered = word.group(0).lower()
+        if re.search(r"\b(?:ago|назад)\s+$", text[:word.start()], re.IGNORECASE):
+            continue  # "a week ago today" is a week ago (_DAYS_AGO)
         for stem, days in _RELATIVE.items():
             if lowered == stem or (stem.endswith("н") and lowered.startswith(stem)):
                 then = today - timedelta(days=days)

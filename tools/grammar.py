@@ -144,7 +144,8 @@ _REASON_PATTERNS = {
                     r"не пришел|не привезл\w*|не доставлен\w*)\b",
     "wrong_amount": r"\b(?:wrong amount|overcharged|charged too much|too much|more than|"
                     r"incorrect amount|should (?:have been|be) only|неверн\w+ сумм\w+|"
-                    r"неправильн\w+ сумм\w+|переплат\w*|лишн\w+|больше чем|завышен\w*)\b",
+                    r"неправильн\w+ сумм\w+|переплат\w*|лишн\w+|больше чем|завышен\w*|"
+                    r"не т(?:у|а|ой) сумм\w*)\b",
     "cancelled": r"\b(?:cancell?ed|cancell?ation|returned|refund was|отменил\w*|отменен\w*|"
                  r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
     "not_recognised": r"\b(?:(?:don'?t|do not|didn'?t|did not|never) (?:recogni[sz]e|make|made|"
@@ -204,6 +205,7 @@ rather prefer till until then seriously honestly really хотя
 asap immediately urgently quickly quick fast soon already earlier later сейчас срочно быстро
 быстрее побыстрее скорее поскорее немедленно лучше уже сразу раньше позже позднее
 один одна одно одну одного три трех трёх списалось списался списалась снялось прошло прошла прошел
+заодно времени покупок платежей списаний операций транзакций заказов
 difference разница разницу разницы разнице receipt чек вместо
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
@@ -368,11 +370,14 @@ def _said_plainly(match: re.Match[str]) -> str:
 IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain) for pattern, plain in (
         # polite frames are requests, not conditions
-        (r"\b(?:i'?d|i would) (?:be (?:very |really |so )?grateful|appreciate it|be glad)"
-         r" if you (?:could|would|can)\b", "could you"),
-        (r"\bif (?:you (?:could|would|can)|it'?s not too much trouble|possible|"
-         r"that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
-        (r"\b(?:would|will) it be possible (?:for you )?to\b", "could you"),
+        # (never "if you can't reach me": a condition)
+        (r"\b(?:i'?d|i would) (?:be (?:\w+ )?(?:grateful|thankful|obliged|glad|happy)|"
+         r"appreciate it) if you (?:could|would|can)\b(?!['’]t| not)", "could you"),
+        (r"\bif (?:you (?:could|would|can)\b(?!['’]t| not)|it'?s not too much trouble|"
+         r"(?:at all )?possible|that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
+        (r"\b(?:would|will) it be possible,? (?:please,? )?(?:for you )?to\b", "could you"),
+        (r"\bесли (?:вас|тебя) не затруднит\b|\bесли (?:вам |тебе )?не (?:сложно|трудно)\b"
+         r"|\bесли (?:это )?(?:можно|возможно)\b|\bпо возможности\b", "пожалуйста"),
         (r"\b(?:may|can|could) i ask you to\b", "could you"),
         (r"\b(?:may|can|could) (?:i|we) (?:please|kindly)\b", "please"),
         (r"\b(?:would|could) you be (?:so )?kind (?:as to|and)\b|\bbe so kind (?:as to|and)\b"
@@ -510,10 +515,17 @@ def _done_for_me(text: str) -> str:
                       + (m.group(1) or m.group(2)), text)
 
 
+# The order of two requests: "First unblock 6006, then freeze 4242" — "first" only where a
+# "then" follows (not "First block on my card was a mistake").
+_STEPS = re.compile(r"^\s*(?:first(?:ly)?|сначала),?\s+(?=.*\b(?:then|потом|затем)\b)",
+                    re.IGNORECASE | re.DOTALL)
+
+
 def read_request(text: str, *, today: date) -> Reading:
     """The requests in one message the customer wrote."""
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
     text = plain_words(text)
+    text = _STEPS.sub("", text)
     text = _PASTED.sub(lambda m: m.group(0)[:m.group(0).index(":")] + ".", text)
     # "the Glovo order (never arrived) and the Kaspi order": an aside in brackets that only
     # gives a reason is the story's, not the clause's; the reason still counts (``said``).
@@ -529,13 +541,18 @@ def read_request(text: str, *, today: date) -> Reading:
                                      r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
                                      text) if s.strip()]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
-    doubt = _DOUBT.search(_PRICE_STORY.sub(" ", text)) or _RETRACTED.search(text) or _hedged(
-        sentences) or (
+    doubts = list(_DOUBT.finditer(_PRICE_STORY.sub(" ", text)))
+    withdrawn = _RETRACTED.search(text) or _hedged(sentences) or (
         # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
         # the reason for an unblock, so not there).
         _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned
         else None)
-    if doubt and mentioned:
+    doubt = doubts[0] if doubts else withdrawn
+    # "Dispute part of T-5007: the ticket was 80,000, they took 86,119 — only the
+    # difference, 6,119": a part is a doubt only until the message's figures price it.
+    priced_later = bool(doubts) and not withdrawn and all(
+        _PART_DOUBT.fullmatch(m.group(0)) for m in doubts)
+    if doubt and mentioned and not priced_later:
         return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
                        mentioned=mentioned)
     clauses: list[tuple[str, str | None, bool]] = []  # (text, operation requested, negated)
@@ -567,6 +584,7 @@ def read_request(text: str, *, today: date) -> Reading:
                 asked_about.append(clause)
                 continue
             clauses.append((clause, operation, negated))
+    clauses = _one_request_said_twice(clauses, today)
     requested = [op for _, op, neg in clauses if op and not neg]
     refused = {op for _, op, neg in clauses if op and neg}
     if refused & set(requested):
@@ -617,6 +635,22 @@ def read_request(text: str, *, today: date) -> Reading:
             target = target | (extra.softened() if operation not in CARD_OPERATIONS
                                else _digits_only(extra, keep_label=points_back
                                                  and story_clause in earlier))
+        if operation not in CARD_OPERATIONS and own.empty and (
+                _BACK_REFERENCE.search(clause) or _bare_verb(clause)):
+            # "The later of my two Yandex Go rides, I don't recognise it, dispute please":
+            # which one is said of the object the request points back at — where the
+            # story says it once, in one clause, and plainly (not "the 2nd … of the first").
+            told = [extra for story_clause, extra in zip(context, shared, strict=True)
+                    if story_clause in earlier and (extra.position is not None or extra.daypart
+                                                    or extra.size or extra.clock)
+                    and len({v for pattern, v in _POSITIONS
+                             if pattern.search(story_clause)}) <= 1]
+            which = told[0] if len(told) == 1 else None
+            if which is not None:
+                target = replace(
+                    target, position=_one(target.position, which.position),
+                    daypart=_one(target.daypart, which.daypart),
+                    size=_one(target.size, which.size), clock=target.clock or which.clock)
         story_days = [d for extra in shared for d in extra.dates]
         if operation not in CARD_OPERATIONS and len(story_days) > 1:
             # "I cancelled in October … they took 4,990 on the 1st": several days in the
@@ -650,6 +684,10 @@ def read_request(text: str, *, today: date) -> Reading:
                                 own if own != target and not own.empty and not story_priced
                                 else None, listed=index in listed, loose_amounts=loose,
                                 both=bool(_BOTH.search(text))))
+    if priced_later and doubt is not None and not (requests and all(
+            r.operation == RAISE_DISPUTE and r.target.partial for r in requests)):
+        return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
+                       mentioned=mentioned)
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
     if reasons:
         return Reading(unsure="the message gives more than one reason for the dispute",
@@ -657,6 +695,34 @@ def read_request(text: str, *, today: date) -> Reading:
     return Reading(requests=tuple(requests), mentioned=mentioned,
                    offered=_offered(text, {r.operation for r in requests}, mentioned,
                                     sentences))
+
+
+_PART_DOUBT = re.compile(r"part of|portion|partly|partially|some of|част\w*", re.IGNORECASE)
+
+
+def _one_request_said_twice(clauses: list[tuple[str, str | None, bool]], today: date
+                            ) -> list[tuple[str, str | None, bool]]:
+    """The same operation asked twice, once with its object and once with nothing that
+    names one ("I want my 10,000 back, dispute T-5007 for that", «Верните мои 10 000,
+    оспорьте T-5012 на эту сумму», "Block 4242. Block it now!"): one request, its two
+    clauses read together. Two that each name an object stay two (and unsure)."""
+    asked = [op for _, op, neg in clauses if op and not neg]
+    for operation in {op for op in asked if asked.count(op) == 2}:
+        first, second = (i for i, (_, op, neg) in enumerate(clauses)
+                         if op == operation and not neg)
+        named = [_names_an_object(_target(clauses[i][0], operation, today))
+                 for i in (first, second)]
+        if named.count(True) != 1:
+            continue
+        merged = f"{clauses[first][0]}, {clauses[second][0]}"
+        clauses = [*clauses[:first], (merged, operation, False),
+                   *(c for i, c in enumerate(clauses) if first < i != second)]
+    return clauses
+
+
+def _names_an_object(target: TargetWords) -> bool:
+    return bool(target.references or target.cards or target.words or target.dates
+                or target.descriptors or target.kinds or target.any_dates)
 
 
 # Words that point at an operation without naming it: "close my card" may mean for good
@@ -925,7 +991,9 @@ def _is_question(sentence: str) -> bool:
 _CLAUSE_SPLIT = re.compile(
     # A relative clause belongs to its noun: "the card, which I use online", «карту, с
     # которой списывается нетфликс».
-    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|(?<!\d):(?!\d)|\s[—–+-]\s|\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
+    r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|:(?!\d)|\s[—–+-]\s"
+    # "three hundred and fifty" is one number
+    r"|(?<!hundred)(?<!thousand)(?<!million)\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
     re.IGNORECASE)
 
 

@@ -546,6 +546,29 @@ HAND_WRITTEN: list[tuple] = [
     ("оспорьте покупку в эйр астане", {"D:T-3005"}),
     ("оспорьте покупку в астане", NOTHING),
     ("оспорьте кофе бум, сейчас же", {"D:T-3004"}),
+    # A courteous "if" asks; a real condition does not ("if you can't reach me").
+    ("Only block 5505 if you can't reach me", NOTHING),
+    ("Block 5505 if you can not reach me", NOTHING),
+    ("I would be most grateful if you could block card 5505", {"B:5505"}),
+    ("Если вас не затруднит, заблокируйте карту 5505", {"B:5505"}),
+    ("Would it be possible, please, to block card 5505?", {"B:5505"}),
+    ("I would be grateful if you could tell me whether card 4242 is blocked", NOTHING),
+    # Steps in order; "first" alone is no step.
+    ("First unblock 6006, then block 4242", {"U:6006", "B:4242"}),
+    ("First block on my card 4242 was a mistake", NOTHING),
+    # "a week ago today", «не ту сумму»
+    ("Can you dispute what I paid 5 days ago today?", {"D:T-3001"}),
+    ("В Acme Food пробили не ту сумму, оспорьте эту покупку", {"D:T-3001::wrong_amount"}),
+    # One request said twice, once with its object: one request.
+    ("Air Astana charged me 99000 when the ticket was 89000! I want my 10000 back, dispute "
+     "T-3005 for that", {"D:T-3005:10000.00"}),
+    ("Block 4242. Block it now!", {"B:4242"}),
+    ("Block 4242 and block my other card", {"B:4242", "B:5505"}, {"B:4242"}),
+    # A part priced later by the message, or not at all.
+    ("Dispute part of T-3005: they took 99000, the ticket was 89000. Dispute the difference.",
+     {"D:T-3005:10000.00"}),
+    ("Card 4242: block it", {"B:4242"}),
+    ("Dispute part of T-3005, the ticket was 89000", {"D:T-3005"}, NOTHING),
 ]
 
 # Template expansions: the same forms over several targets.

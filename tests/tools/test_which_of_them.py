@@ -35,3 +35,31 @@ def test_the_payment_said_among_those_that_fit_binds(cara, text, reference):
 ])
 def test_a_choice_that_names_no_payment_grants_nothing(cara, text):
     assert not mandate_for(customer=cara, text=text).grants
+
+
+@pytest.mark.parametrize(("text", "reference"), [
+    # Said of the object the request points back at, in one clause before it.
+    ("The later of my two Magnum payments, I don't recognise it, dispute please", "T-3003"),
+    ("Из двух платежей в магнуме меньший не мой. Оспорьте его", "T-3008"),
+])
+def test_which_one_the_story_says_of_the_object_pointed_back_at_binds(cara, text, reference):
+    assert [g.target for g in mandate_for(customer=cara, text=text).grants] == [reference]
+
+
+@pytest.mark.parametrize("text", [
+    "The 2nd Magnum charge is a duplicate of the first, please dispute it",  # which of them?
+    # two clauses each say one: which does "it" mean?
+    "The first Magnum payment was in the shop, the later one online. Dispute it.",
+    # the request names its own object; the story's choice is the story's
+    "The earlier Magnum payment is fine. Dispute the Magnum charge.",
+])
+def test_which_one_said_twice_or_of_another_object_grants_nothing(cara, text):
+    assert not mandate_for(customer=cara, text=text).grants
+
+
+def test_three_hundred_and_fifty_is_one_number_not_two_clauses():
+    from tools.grammar import _clauses
+
+    assert _clauses("dispute the twelve thousand three hundred and fifty tenge order") == [
+        "dispute the twelve thousand three hundred and fifty tenge order"]
+    assert len(_clauses("block 4242 and dispute the Wolt order")) == 2
