@@ -206,6 +206,7 @@ asap immediately urgently quickly quick fast soon already earlier later сейч
 быстрее побыстрее скорее поскорее немедленно лучше уже сразу раньше позже позднее
 один одна одно одну одного три трех трёх списалось списался списалась снялось прошло прошла прошел
 заодно времени покупок платежей списаний операций транзакций заказов
+part partly partially portion часть части частью частично
 difference разница разницу разницы разнице receipt чек вместо
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
@@ -334,6 +335,9 @@ class Request:
     loose_amounts: tuple[Decimal, ...] = ()
     # "Dispute both", «оспорьте оба»: where exactly two objects fit, it asks for each.
     both: bool = False
+    # "dispute part of T-5005, 2,500", «оспорьте частично, на 2 500»: a part asked for, and
+    # the one amount said as that part (never the whole: mandate.py).
+    part: Decimal | None = None
 
 
 # "both", «оба», «обе», «обоих», «обеих»
@@ -683,9 +687,14 @@ def read_request(text: str, *, today: date) -> Reading:
                                 _reason(said) if operation == RAISE_DISPUTE else None,
                                 own if own != target and not own.empty and not story_priced
                                 else None, listed=index in listed, loose_amounts=loose,
-                                both=bool(_BOTH.search(text))))
+                                both=bool(_BOTH.search(text)),
+                                part=_part_said(own, context, today)
+                                if priced_later and not target.partial else None))
+    # A part asked for stands where its figure was said: in the request's own clause, or a
+    # clause of nothing but it («…частично, на 2 500 тенге»; not "…, the ticket was 89000").
     if priced_later and doubt is not None and not (requests and all(
-            r.operation == RAISE_DISPUTE and r.target.partial for r in requests)):
+            r.operation == RAISE_DISPUTE and (r.target.partial or r.part is not None)
+            for r in requests)):
         return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
                        mentioned=mentioned)
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
@@ -698,6 +707,29 @@ def read_request(text: str, *, today: date) -> Reading:
 
 
 _PART_DOUBT = re.compile(r"part of|portion|partly|partially|some of|част\w*", re.IGNORECASE)
+
+
+def _figures(target: TargetWords) -> tuple[Decimal, ...]:
+    """The amounts said of an object, exact or rounded ("10 тыщ")."""
+    return target.amounts + tuple(value for value, _ in target.rounded)
+
+
+_STATED = {"is", "was", "were", "be", "been", "cost", "costs", "стоил", "стоила", "стоило",
+           "стоит", "был", "была", "было", "были", "есть"}
+
+
+def _part_said(own: TargetWords, context: list[str], today: date) -> Decimal | None:
+    if _figures(own):
+        return _figures(own)[0] if len(set(_figures(own))) == 1 else None
+    figures: list[Decimal] = []
+    for clause in context:
+        bare = _RELATIVE.sub("", clause)
+        found = _figures(_target(bare, RAISE_DISPUTE, today, story=True))
+        words = [w for w in _words(_strip_reasons(bare)) if not any(ch.isdigit() for ch in w)]
+        if found and len([w for w in words if w not in STOPWORDS]) <= 2 and not any(
+                w in _STATED or _past_form(w) for w in words):
+            figures.extend(found)
+    return figures[0] if len(set(figures)) == 1 else None
 
 
 def _one_request_said_twice(clauses: list[tuple[str, str | None, bool]], today: date

@@ -98,6 +98,8 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
             alone = bind_request(customer, replace(request, target=request.own), source,
                                  offer=False)
             bound = alone if isinstance(alone, Grant) else bound
+        if request.part is not None:
+            bound = _as_the_part(customer, request, bound, source)
         if request.listed and isinstance(bound, Unbound) and bound.problem in (
                 "no_match", "no_target") and not transaction_candidates(
                     customer, request.target, limit=1, min_fit=LISTED_FIT):
@@ -136,6 +138,22 @@ def _only(target: TargetWords, candidate: str) -> TargetWords:
     if candidate.startswith("T-"):
         return replace(target, references=frozenset({candidate}))
     return replace(target, cards=frozenset({candidate}))
+
+
+def _as_the_part(customer: Customer, request: Request, bound: Grant | Unbound, source: str
+                 ) -> Grant | Unbound:
+    """"Dispute part of T-5005, 2,500": the one amount said is the part — never the whole
+    ("dispute part of the 74,234 Technodom charge" names the charge, not the part)."""
+    if isinstance(bound, Grant):
+        return Unbound(request.operation, "unsure",
+                       "a part was asked for and the amount said is the whole charge's",
+                       (bound.target,))
+    said = request.part
+    if bound.problem != "no_match" or said is None:
+        return bound
+    part = bind_request(customer, replace(request, target=replace(
+        request.target, amounts=(), rounded=(), partial=(said,))), source, offer=False)
+    return part if isinstance(part, Grant) and part.amount == said else bound
 
 
 def _maybe_a_part(request: Request, grant: Grant) -> bool:

@@ -569,6 +569,12 @@ HAND_WRITTEN: list[tuple] = [
      {"D:T-3005:10000.00"}),
     ("Card 4242: block it", {"B:4242"}),
     ("Dispute part of T-3005, the ticket was 89000", {"D:T-3005"}, NOTHING),
+    # A part asked for with one amount: that amount is the part, never the whole.
+    ("прошу оспорить T-3005 частично, на 2 500 тенге", {"D:T-3005:2500.00"}),
+    ("хочу оспорить часть суммы в Air Astana, 10 тыщ за багаж", {"D:T-3005:10000.00"}),
+    ("dispute part of the 99000 Air Astana charge", NOTHING),  # the whole named, no part
+    ("dispute part of the Magnum charge, 90000", NOTHING),  # more than either
+    ("оспорьте частично Magnum, 7300", NOTHING),  # T-3008's whole amount: which part?
 ]
 
 # Template expansions: the same forms over several targets.
