@@ -1,6 +1,6 @@
 """The agent: one customer turn, from the stored message to the checked answer.
 
-The model is reached only through the client from ``bankbot.llm.client``; its
+The model is reached only through the client from ``llm.client``; its
 tool calls only through the guarded harness. The customer's message is stored
 before this runs (``bankbot.chat.message_customer_add``), so a model failure
 loses nothing: the customer sees a clear message and can retry (G11).
@@ -39,14 +39,14 @@ from bankbot.chat import (
     tool_calls_of,
     tool_result_of,
 )
-from bankbot.llm.client import client_for
-from bankbot.llm.stream import StreamAccumulator, stream_chat
 from bankbot.mandate_model import mandate_with_model
 from bankbot.models import Conversation, Message
 from bankbot.output_checks import Known, StreamGate, check_answer
 from bankbot.selection import selected_call, selection_answer
 from bankbot.turns import StopSignal
 from errors import DomainError
+from llm.client import client_for
+from llm.stream import StreamAccumulator, stream_chat
 from tools.catalog import CATALOG
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness, Harness, OutcomeStatus
@@ -300,7 +300,7 @@ def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMe
               gate: StreamGate | None = None) -> Any:
     """One streamed model call; text goes out as it comes, through ``gate`` (checked
     text only) when there is one. The chunks are accumulated as they come and the
-    completion is built once at the end (bankbot/llm/stream.py: the SDK's request
+    completion is built once at the end (llm/stream.py: the SDK's request
     and stream, without its per-token models); tool arguments are not parsed here:
     validating them is the harness's job."""
     state = StreamAccumulator()

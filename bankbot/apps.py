@@ -1,4 +1,4 @@
-"""The chat, with the project around it; staff's dispute moves and the end of a session
+"""The customer chat; staff's dispute moves and the end of a session
 are connected to it here."""
 
 from django.apps import AppConfig

@@ -58,7 +58,7 @@ def fresh_pg_database(base_url: str, name: str) -> str:
     return base_url.rsplit("/", 1)[0] + "/" + name
 
 
-def inproc(database_url: str, job: dict[str, Any], settings: str = "bankbot.settings") -> dict:
+def inproc(database_url: str, job: dict[str, Any], settings: str = "config.settings") -> dict:
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": settings,
            "LOG_LEVEL": "WARNING"}
     env.pop("REDIS_URL", None)

@@ -7,14 +7,14 @@
   ``NaiveHarness`` and without the output check (``run_turn``'s ``turn_config``:
   ``bench.naive.NAIVE_TURN``), on the same chat consumer, model, streaming and
   channel layer as a guarded turn — what a naive app would run instead. The app's
-  own ASGI application (bankbot/asgi.py) never does this.
+  own ASGI application (config/asgi.py) never does this.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bankbot.asgi import django_asgi_app
+from config.asgi import django_asgi_app
 
 # Imported once Django is set up (above): they load models.
 HTTP = django_asgi_app
@@ -26,10 +26,10 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import path  # noqa: E402
 
 from bankbot import agent  # noqa: E402
-from bankbot.routing import websocket_urlpatterns  # noqa: E402
-from bankbot.websocket_origin import SameOriginOnly  # noqa: E402
 from bench import NAIVE_TITLE  # noqa: E402
 from bench.naive import NAIVE_TURN  # noqa: E402
+from config.routing import websocket_urlpatterns  # noqa: E402
+from config.websocket_origin import SameOriginOnly  # noqa: E402
 
 _guarded_run_turn = agent.run_turn
 

@@ -1,6 +1,6 @@
 """The fake model of benchmarks (f) and (g), in a process of its own.
 
-``bankbot.offline.served.ModelServer`` (the offline model over loopback HTTP, each call
+``llm.offline.served.ModelServer`` (the offline model over loopback HTTP, each call
 held ``--delay`` seconds before its first byte) plus requests for the benchmark,
 answered at once and not counted as model calls: ``GET /bench/stats`` (the calls
 served, held now and held at most at once since the last reset), ``POST
@@ -34,13 +34,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bankbot.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
 django.setup()
 
-from bankbot.offline.served import ModelRequestHandler, ModelServer  # noqa: E402
+from llm.offline.served import ModelRequestHandler, ModelServer  # noqa: E402
 
 # A support answer of the length a real model writes to an open question: prose, with
 # the kinds of figures an answer holds that are not amounts (days, minutes, a count),

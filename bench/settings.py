@@ -1,5 +1,5 @@
 """The app's settings plus the bare view the HTTP benchmark compares against."""
 
-from bankbot.settings import *  # noqa: F403
+from config.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bench.urls"

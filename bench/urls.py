@@ -19,7 +19,7 @@ from django.urls import path
 from django.views.decorators.http import require_POST
 
 from accounts.models import Customer
-from bankbot.urls import urlpatterns as app_urlpatterns
+from config.urls import urlpatterns as app_urlpatterns
 from disputes.services import dispute_open
 
 BARE_TABLE = "bench_bare_insert"

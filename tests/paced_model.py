@@ -14,7 +14,7 @@ import json
 import re
 import threading
 
-from bankbot.offline.served import ModelRequestHandler, ModelServer
+from llm.offline.served import ModelRequestHandler, ModelServer
 
 # A broken test gives up after this long instead of hanging the suite.
 CAP_SECONDS = 20.0

@@ -9,7 +9,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "bankbot-tests-only-2b8f0c6e1d4a9f37c5e8b1a6d2f9c4e7")
 
-from bankbot.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: E402, F403
 
 # A server or worker a test started lives at the suite's pinned time (tests/clock.py).
 from tests.clock import follow  # noqa: E402

@@ -4,7 +4,7 @@ Attackers split keywords with invisible characters, write "blосk" with Cyrilli
 letters, use fullwidth forms, smuggle ASCII in Unicode tag characters or wrap an
 instruction in base64. A keyword filter misses all of these; an LLM reads
 straight through them. The compromised offline model reads external text through
-this (bankbot/offline/injection.py), and provenance (tools/provenance.py) judges it as
+this (llm/offline/injection.py), and provenance (tools/provenance.py) judges it as
 read this way, so both see what an LLM would.
 """
 

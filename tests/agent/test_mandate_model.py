@@ -8,8 +8,8 @@ import json
 import pytest
 from django.test import override_settings
 
-from bankbot.llm.config import ModelConfig
 from bankbot.mandate_model import mandate_with_model
+from llm.config import ModelConfig
 from tests.agent.fakes import ScriptedModel, call, json_reply, text
 from tools.mandate import Mandate, mandate_for
 from tools.models import Proposal

@@ -19,10 +19,10 @@ from accounts.models import Transaction
 from bankbot.agent import TurnEvent, run_turn
 from bankbot.chat import message_customer_add
 from bankbot.fragments import render_event
-from bankbot.llm.config import ModelConfig
-from bankbot.offline.served import serve_in_thread
 from bankbot.output_checks import StreamGate, check_answer
 from disputes.models import Dispute
+from llm.config import ModelConfig
+from llm.offline.served import serve_in_thread
 from tests.agent.fakes import ScriptedModel, call, text
 from tests.agent.test_output_checks import exact_stream
 from tests.paced_model import CAP_SECONDS, PacedServer
@@ -293,7 +293,7 @@ def test_the_agent_streams_sentence_by_sentence_from_a_model_over_http(alice_con
     serve_in_thread(server)
     config = ModelConfig(model="paced-model", base_url=f"{server.url}/v1", api_key="k",
                          timeout=CAP_SECONDS, max_retries=0)
-    from bankbot.llm.client import make_client
+    from llm.client import make_client
 
     message, _ = message_customer_add(conversation=alice_conversation, text="hello")
     shown: list[str] = []

@@ -11,8 +11,8 @@ from accounts.models import Card
 from accounts.money import kzt_text
 from bankbot.agent import MAX_TOOL_STEPS
 from bankbot.chat import confirmation_note
-from bankbot.llm.config import ModelConfig
 from bankbot.models import Message
+from llm.config import ModelConfig
 from tests.agent.fakes import ScriptedModel, call, sse, text
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm

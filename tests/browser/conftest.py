@@ -77,7 +77,7 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server_asgi(django_db_setup: None, _django_orm_beside_playwright: None
                      ) -> Iterator[LiveServer]:
-    """Daphne serving bankbot.asgi on 127.0.0.1 (a free port), on the test database."""
+    """Daphne serving config.asgi on 127.0.0.1 (a free port), on the test database."""
     yield from _daphne()
 
 
@@ -109,7 +109,7 @@ def _daphne(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:
     else:
         pytest.fail(f"The browser tests do not know how to hand {database['ENGINE']} to Daphne.")
     process = subprocess.Popen(  # noqa: S603 (our own interpreter and arguments)
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0", "bankbot.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0", "config.asgi:application"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, text=True,
     )

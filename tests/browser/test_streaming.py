@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bankbot.models import Message
-from bankbot.offline.served import serve_in_thread
+from llm.offline.served import serve_in_thread
 from tests.browser.conftest import PASSWORD, LiveServer, _daphne, send, sign_in
 from tests.paced_model import CAP_SECONDS, PacedServer
 

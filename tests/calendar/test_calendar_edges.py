@@ -17,10 +17,10 @@ from django.utils import timezone
 from accounts.models import Transaction
 from accounts.money import dates_in
 from accounts.selectors import spending_for_period, statement_for_month
-from bankbot.offline.months import shift_month
-from bankbot.offline.periods import find_period
 from disputes.services import dispute_check, dispute_window_open
 from errors import RuleViolation
+from llm.offline.months import shift_month
+from llm.offline.periods import find_period
 from tests.conftest import make_customer
 
 pytestmark = pytest.mark.django_db

@@ -78,8 +78,8 @@ Connect = Callable[..., Awaitable[tuple[WebsocketCommunicator, bool]]]
 @pytest.fixture
 def connect() -> Connect:
     """await connect(conversation, user=alice.user, origin=ORIGIN) → (communicator, connected),
-    through bankbot.asgi.application: origin check, session auth and routing included."""
-    from bankbot.asgi import application
+    through config.asgi.application: origin check, session auth and routing included."""
+    from config.asgi import application
 
     async def open_socket(conversation: Conversation, *, user: Any = None,
                           origin: str | None = ORIGIN, lang: str = "en"

@@ -1,7 +1,7 @@
 """A chat socket opens only from a page of this site: its Origin must match the
 socket's own scheme, host and port, or be one of CSRF_TRUSTED_ORIGINS — a page on
 another port of the same host, or the same host over another scheme, is another
-site (bankbot/websocket_origin.py)."""
+site (config/websocket_origin.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 async def opens(conversation, user, *, host: str, origin: str | None,
                 headers: list[tuple[bytes, bytes]] = (), scheme: str | None = None) -> bool:
-    from bankbot.asgi import application
+    from config.asgi import application
 
     cookie = await database_sync_to_async(session_cookie)(user)
     sent = [(b"host", host.encode()), (b"cookie", cookie.encode()), *headers]

@@ -9,7 +9,7 @@ import threading
 import pytest
 from channels.db import database_sync_to_async
 
-from bankbot.llm import ModelConfig
+from llm import ModelConfig
 from tests.chat.conftest import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

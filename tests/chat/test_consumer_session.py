@@ -33,7 +33,7 @@ async def signed_in(user: Any) -> Client:
 async def open_socket(client: Client, conversation: Conversation,
                       lang: str = "en") -> WebsocketCommunicator:
     """A socket of the browser ``client`` is: the same session cookie."""
-    from bankbot.asgi import application
+    from config.asgi import application
 
     cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
     communicator = WebsocketCommunicator(

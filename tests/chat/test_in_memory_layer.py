@@ -1,14 +1,14 @@
 """One worker's channel layer (no REDIS_URL): channels' in-memory layer, walked for
 expired messages and memberships once a second instead of before every message
-(bankbot/channel_layer.py). What expires still goes, at most a second later."""
+(config/channel_layer.py). What expires still goes, at most a second later."""
 
 from __future__ import annotations
 
 import pytest
 from channels.layers import InMemoryChannelLayer as ChannelsLayer
 
-from bankbot import channel_layer
-from bankbot.channel_layer import InMemoryChannelLayer
+from config import channel_layer
+from config.channel_layer import InMemoryChannelLayer
 
 
 class Clock:
@@ -62,11 +62,11 @@ async def test_an_expired_message_still_takes_its_channel_out_of_its_groups(cloc
 
 
 def test_a_worker_without_redis_uses_it(settings):
-    from bankbot.settings import CHANNEL_LAYERS, REDIS_URL
+    from config.settings import CHANNEL_LAYERS, REDIS_URL
 
     if REDIS_URL:
         pytest.skip("this run's settings use Redis")
-    assert CHANNEL_LAYERS["default"]["BACKEND"] == "bankbot.channel_layer.InMemoryChannelLayer"
+    assert CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layer.InMemoryChannelLayer"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -55,7 +55,7 @@ def test_it_stores_at_most_the_limit_from_simultaneous_form_posts(browser_for, a
 
 
 async def test_it_stores_at_most_the_limit_from_simultaneous_sockets(alice):
-    from bankbot.asgi import application
+    from config.asgi import application
 
     # Within one Daphne process Channels runs every socket's database work on one
     # thread; here the sockets are spread over WORKERS threads, as over workers.

@@ -1,6 +1,6 @@
 """A worker holds many conversations while the model thinks (issue 17).
 
-The model here is the offline one served over loopback HTTP (bankbot/offline/served.py),
+The model here is the offline one served over loopback HTTP (llm/offline/served.py),
 held like a slow real model. No test measures time: each checks how many calls
 the model held *at once*, or that a turn got a slot, or what was stored.
 """
@@ -15,9 +15,9 @@ from channels.db import database_sync_to_async
 
 from bankbot import turn_task, turns
 from bankbot.chat import message_customer_add, message_to_retry
-from bankbot.llm.config import ModelConfig
 from bankbot.models import Conversation
-from bankbot.offline.served import ModelServer, serve_in_thread
+from llm.config import ModelConfig
+from llm.offline.served import ModelServer, serve_in_thread
 from tests.chat.conftest import frame, receive_until
 from tests.conftest import make_customer
 
@@ -164,7 +164,7 @@ async def test_stopping_the_worker_mid_turn_loses_no_stored_message(connect, mod
 
 def test_a_stopped_turn_ends_before_calling_the_model(alice_conversation):
     from bankbot.agent import run_turn
-    from bankbot.llm.client import make_client
+    from llm.client import make_client
 
     calls = []
     client = make_client(ModelConfig(model="offline"))

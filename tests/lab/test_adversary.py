@@ -15,10 +15,10 @@ import pytest
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from bankbot.agent import MAX_TOOL_STEPS
-from bankbot.lab.clients import RequestLog, lab_model_client
-from bankbot.lab.runner import run_scenario
-from bankbot.lab.schema import Scenario, Setup
-from bankbot.lab.templating import Renderer
+from lab.clients import RequestLog, lab_model_client
+from lab.runner import run_scenario
+from lab.schema import Scenario, Setup
+from lab.templating import Renderer
 from tests.lab.conftest import WORLD, scenario
 
 REASONS = ["not_recognised", "charged_twice", "not_received", "wrong_amount", "cancelled"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bankbot.lab.headline import HEADLINE_PATH, REFRESH, headline_read
-from bankbot.lab.loader import load_builtin
-from bankbot.lab.runner import run_corpus
+from lab.headline import HEADLINE_PATH, REFRESH, headline_read
+from lab.loader import load_builtin
+from lab.runner import run_corpus
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from bankbot.lab.loader import load_builtin
-from bankbot.lab.runner import run_corpus
-from bankbot.lab.scores import score_table, scores
+from lab.loader import load_builtin
+from lab.runner import run_corpus
+from lab.scores import score_table, scores
 
 
 @pytest.fixture(scope="module")

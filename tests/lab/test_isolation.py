@@ -8,9 +8,9 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 
-from bankbot.lab.isolation import isolated_database
-from bankbot.lab.loader import load_file
-from bankbot.lab.runner import run_scenario
+from lab.isolation import isolated_database
+from lab.loader import load_file
+from lab.runner import run_scenario
 from tests.lab.conftest import scenario
 
 

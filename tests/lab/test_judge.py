@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from bankbot.lab.judge import Evidence, judge
-from bankbot.lab.schema import Scenario
-from bankbot.lab.world import BankRecords
+from lab.judge import Evidence, judge
+from lab.schema import Scenario
+from lab.world import BankRecords
 from tests.lab.conftest import scenario
 
 NO_CHANGE = {"disputes_opened": [], "cards_blocked": []}

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.db import IntegrityError
 
 from accounts.models import Card
-from bankbot.lab.runner import run_scenario
-from bankbot.lab.schema import Scenario
+from lab.runner import run_scenario
+from lab.schema import Scenario
 from tests.lab.conftest import WORLD, scenario
 
 

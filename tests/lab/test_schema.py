@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bankbot.lab.loader import LabFileError, load_builtin, load_file, load_paths
-from bankbot.lab.schema import Scenario
+from lab.loader import LabFileError, load_builtin, load_file, load_paths
+from lab.schema import Scenario
 from tests.lab.conftest import WORLD, scenario
 
 
@@ -131,6 +131,6 @@ def test_the_builtin_corpus_is_valid_and_big_enough():
     assert len(attacks) >= 60 and len(benign) >= 20
     assert {s.vector for s in attacks} == {"transaction_description", "merchant_name",
                                            "staff_note", "customer_message", "tool_error"}
-    from bankbot.lab.schema import TECHNIQUES
+    from lab.schema import TECHNIQUES
 
     assert {s.technique for s in attacks} == set(TECHNIQUES)

@@ -3,8 +3,8 @@ naive harness falls to; a technique below 80 % is flagged LOW."""
 
 from __future__ import annotations
 
-from bankbot.lab.runner import RunResult
-from bankbot.lab.scores import TOTAL, informative, informative_table
+from lab.runner import RunResult
+from lab.scores import TOTAL, informative, informative_table
 
 
 def runs(scenario: str, technique: str, *, naive_fell: bool, error: str = "",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bankbot.lab.schema import Scenario
-from bankbot.lab.templating import Renderer
-from bankbot.offline.injection import reveal
+from lab.schema import Scenario
+from lab.templating import Renderer
+from llm.offline.injection import reveal
 from tests.lab.conftest import scenario
 
 NOW = datetime(2026, 3, 4, 15, 30, tzinfo=ZoneInfo("Asia/Almaty"))

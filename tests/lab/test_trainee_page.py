@@ -98,10 +98,10 @@ def test_the_pages_have_no_inline_scripts_or_styles(trainee):
 @pytest.fixture
 def stored_headline(tmp_path, monkeypatch):
     """A headline as the command stores it: 1 of 6 attacks through, base64 LOW."""
-    from bankbot.lab import views
-    from bankbot.lab.headline import headline, headline_write
-    from bankbot.lab.runner import RunResult
-    from bankbot.lab.scores import informative, scores
+    from lab import views
+    from lab.headline import headline, headline_write
+    from lab.runner import RunResult
+    from lab.scores import informative, scores
 
     results = []
     for number, technique in enumerate(["base64"] * 2 + ["split"] * 4):
@@ -146,7 +146,7 @@ def test_the_worst_case_speaks_russian(trainee, stored_headline):
 
 def test_without_a_stored_headline_the_index_says_how_to_measure_it(trainee, tmp_path,
                                                                       monkeypatch):
-    from bankbot.lab import views
+    from lab import views
 
     monkeypatch.setattr(views, "HEADLINE_PATH", tmp_path / "missing.json")
     html = trainee.get("/lab/").content.decode()

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import Card
-from bankbot.lab.loader import LabFileError, load_file
-from bankbot.lab.runner import run_scenario
-from bankbot.lab.schema import Scenario
-from bankbot.lab.templating import Renderer
-from bankbot.lab.world import world_build
+from lab.loader import LabFileError, load_file
+from lab.runner import run_scenario
+from lab.schema import Scenario
+from lab.templating import Renderer
+from lab.world import world_build
 from tests.lab.conftest import WORLD, scenario
 
 
@@ -37,8 +37,8 @@ def scripted(calls: list[dict], say: str = "Show my statement for {{ month_of T-
 def test_the_world_records_who_blocked_each_card(lab_access):
     from django.utils import timezone
 
-    from bankbot.lab.isolation import isolated_database
-    from bankbot.lab.schema import Setup
+    from lab.isolation import isolated_database
+    from lab.schema import Setup
 
     setup = Setup.model_validate(world([*CARDS, {"last4": "9999", "status": "blocked"}]))
     with isolated_database():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bankbot.llm import ModelConfig, ModelConfigError, client_for, make_client
+from llm import ModelConfig, ModelConfigError, client_for, make_client
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 
 

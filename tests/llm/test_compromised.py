@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from bankbot.llm import ModelConfig, make_client
+from llm import ModelConfig, make_client
 from tests.llm.offline_chat import NAIVE_TOOLS, Chat, statement, tool_result, transaction
 
 DEFAULT_REASON = "Customer does not recognise this charge"

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from bankbot.llm import ModelConfig, make_client
-from bankbot.offline.served import ModelRequestHandler, ModelServer, serve_in_thread
+from llm import ModelConfig, make_client
+from llm.offline.served import ModelRequestHandler, ModelServer, serve_in_thread
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, turn
 
 # The slow route gives up on its own after this long, so a broken test can

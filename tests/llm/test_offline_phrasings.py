@@ -12,8 +12,8 @@ from datetime import date
 import httpx2
 import pytest
 
-from bankbot.llm import ModelConfig, make_client
-from bankbot.offline import OfflineModel
+from llm import ModelConfig, make_client
+from llm.offline import OfflineModel
 from tests.llm.offline_chat import GUARDED_TOOLS, NAIVE_TOOLS, SYSTEM, Chat
 
 NO_FILTER = {"merchant": None, "amount": None, "month": None}

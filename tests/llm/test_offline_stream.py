@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bankbot.llm import ModelConfig, make_client
-from bankbot.offline import OfflineModel
+from llm import ModelConfig, make_client
+from llm.offline import OfflineModel
 from tests.llm.offline_chat import GUARDED_TOOLS, Chat, statement, transaction, turn
 
 URL = "http://offline.invalid/v1/chat/completions"
@@ -161,7 +161,7 @@ def test_it_fails_like_a_server_when_it_breaks(monkeypatch: pytest.MonkeyPatch) 
     def broken(*args: object) -> None:
         raise RuntimeError("bug in the planner")
 
-    monkeypatch.setattr("bankbot.offline.offline.plan_reply", broken)
+    monkeypatch.setattr("llm.offline.offline.plan_reply", broken)
     client = make_client(ModelConfig(max_retries=0))
 
     with pytest.raises(openai.InternalServerError) as raised:

@@ -1,4 +1,4 @@
-"""bankbot/llm/stream.py: the turn's streamed completion, read without the SDK's
+"""llm/stream.py: the turn's streamed completion, read without the SDK's
 per-token models, must come out as the SDK's own stream state builds it — text,
 tool calls, finish reasons, its errors — on the real SDK's request and stream."""
 
@@ -9,7 +9,7 @@ import openai
 import pytest
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
-from bankbot.llm.stream import StreamAccumulator, stream_chat
+from llm.stream import StreamAccumulator, stream_chat
 from tests.llm.offline_chat import Chat, statement, transaction
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""bankbot/llm/stream.py reads a streamed answer in batches: the model's socket at most
+"""llm/stream.py reads a streamed answer in batches: the model's socket at most
 every READ_INTERVAL (each read takes every event that came meanwhile), the events
 decoded a block at a time. Nothing may be lost, reordered or decoded differently from
 the SDK's own decoder, the first token is not held, and a read that leaves more waiting
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai._streaming import SSEDecoder
 
-from bankbot.llm import stream as stream_module
-from bankbot.llm.stream import ChunkStream, SSEEvents, _PacedReads, stream_chat
-from bankbot.offline.served import ModelRequestHandler, ModelServer
+from llm import stream as stream_module
+from llm.offline.served import ModelRequestHandler, ModelServer
+from llm.stream import ChunkStream, SSEEvents, _PacedReads, stream_chat
 
 # --- the decoder: the SDK's events, however the bytes are cut ---------------------
 

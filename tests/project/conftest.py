@@ -6,14 +6,14 @@ from types import ModuleType
 
 import pytest
 
-import bankbot
+import config
 
-SETTINGS_FILE = Path(bankbot.__file__).with_name("settings.py")
+SETTINGS_FILE = Path(config.__file__).with_name("settings.py")
 
 
 @pytest.fixture
 def load_settings(monkeypatch: pytest.MonkeyPatch):
-    """Execute bankbot/settings.py afresh with the given environment, without touching
+    """Execute config/settings.py afresh with the given environment, without touching
     the settings the test run itself uses. Pass name=None to unset a variable."""
 
     def load(**env: str | None) -> ModuleType:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
-from bankbot.client_ip import client_ip
+from config.client_ip import client_ip
 
 
 def request(xff: str | None = None):

@@ -1,11 +1,11 @@
-"""bankbot.env: typed readers that refuse a value they cannot understand."""
+"""config.env: typed readers that refuse a value they cannot understand."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from bankbot.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str
 
 NAME = "BANKBOT_TEST_SETTING"
 

@@ -18,7 +18,7 @@ REFERENCE = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 # anything else in backticks (SQL, HTML, a header) is not one.
 POINTER = re.compile(r"`([^`\n]+)`")
 NAME = re.compile(r"([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(.*\))?")
-CODE = ("errors.py", "accounts", "disputes", "tools", "bankbot")
+CODE = ("errors.py", "accounts", "disputes", "tools", "bankbot", "config", "lab", "llm")
 
 
 @dataclass
@@ -139,7 +139,7 @@ def test_the_checker_catches_a_stale_pointer():
     assert not source.knows("agent.known_text_gone")
     assert _path_exists("tools/proposals.py") and _path_exists("tools/catalog/")
     assert _path_exists("templates/bankbot/stream.html#receipt")
-    assert not _path_exists("bankbot/lab/gone.py")
+    assert not _path_exists("lab/gone.py")
     assert not _path_exists("templates/bankbot/stream.html#gone")
 
 

@@ -14,7 +14,7 @@ READS = re.compile(r"""(?:env_\w+|_read\w*)\((?:environ,\s*)?["']([A-Z][A-Z0-9_]
 
 def variables_read() -> set[str]:
     names = set()
-    for path in [ROOT / "bankbot" / "settings.py", ROOT / "bankbot" / "llm" / "config.py"]:
+    for path in [ROOT / "config" / "settings.py", ROOT / "llm" / "config.py"]:
         names |= set(READS.findall(path.read_text(encoding="utf-8")))
     names |= set(re.findall(r"\$\{([A-Z_]+):-", (ROOT / "bin" / "demo").read_text()))
     return names

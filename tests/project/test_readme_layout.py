@@ -30,7 +30,8 @@ def layout() -> dict[str, str]:
 
 def test_every_top_level_entry_exists():
     entries = layout()
-    assert {"errors.py", "bankbot/", "accounts/", "disputes/", "tools/"} <= set(entries)
+    packages = {"errors.py", "config/", "bankbot/", "lab/", "llm/", "accounts/", "disputes/", "tools/"}
+    assert packages <= set(entries)
     assert [entry for entry in entries if not (ROOT / entry).exists()] == []
 
 

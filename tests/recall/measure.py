@@ -37,8 +37,8 @@ from accounts.money import amount_values
 from bankbot.agent import TurnEvent, run_turn
 from bankbot.chat import message_customer_add, tool_calls_of
 from bankbot.fragments import tool_extras
-from bankbot.llm.config import ModelConfig
 from bankbot.models import Conversation
+from llm.config import ModelConfig
 from tests.recall.cases import FULL, Action, Case, load_cases
 from tests.recall.world import ALL_CARDS, FULL_AMOUNTS, NOW, build_world
 from tools.catalog import CATALOG, candidate_rows, ui_actions_for

@@ -291,7 +291,7 @@ def two_live_workers(transactional_db):
         port = _free_port()
         process = subprocess.Popen(  # noqa: S603 (our own interpreter and arguments)
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "bankbot.asgi:application"],
+             "config.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         workers.append(LiveWorker(port, process))
     try:

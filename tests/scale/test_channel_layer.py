@@ -21,7 +21,7 @@ import redis.exceptions
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
-import bankbot
+import config
 
 ROOT = Path(__file__).resolve().parents[2]
 # A guard against a hang in the test itself, far above any timeout in settings.
@@ -29,10 +29,10 @@ HANG = 30
 
 
 def settings_with(monkeypatch: pytest.MonkeyPatch, **env: str):
-    """bankbot/settings.py executed afresh with this environment."""
+    """config/settings.py executed afresh with this environment."""
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    path = Path(bankbot.__file__).with_name("settings.py")
+    path = Path(config.__file__).with_name("settings.py")
     spec = importlib.util.spec_from_file_location("bankbot_settings_scale_probe", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -60,7 +60,7 @@ def redis_link():
 
 
 async def open_socket(conversation, user) -> tuple[WebsocketCommunicator, bool]:
-    from bankbot.asgi import application
+    from config.asgi import application
 
     cookie = await database_sync_to_async(session_cookie)(user)
     communicator = WebsocketCommunicator(

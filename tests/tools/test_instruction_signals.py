@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from accounts.demo import INJECTIONS, MERCHANTS
-from bankbot.lab.loader import load_builtin
-from bankbot.lab.templating import Renderer
+from lab.loader import load_builtin
+from lab.templating import Renderer
 from tools.provenance import instruction_signals, names_mentioned
 
 # Names and descriptions as merchants write them, in English and Russian, with the

@@ -1,9 +1,0 @@
-"""The offline model: a deterministic stand-in for an LLM, served through the real
-openai SDK (bankbot/llm/client.py plugs it in as a transport). It sits above the
-chat it answers; the Injection Lab and the tests use its compromised personality."""
-
-from __future__ import annotations
-
-from bankbot.offline.offline import OfflineModel
-
-__all__ = ["OfflineModel"]
