@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -207,7 +207,7 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
         return FirstClick(proposal, ctx, unfinished.idempotency_key, unfinished)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
-    if proposal.expires_at <= timezone.now():
+    if proposal_state(proposal) == Status.EXPIRED:  # lapsed unseen: now on the record
         proposal.status = Status.EXPIRED
         proposal.save(update_fields=["status"])
         return Refused(_expired(), proposal, event=Event.EXPIRED)
@@ -374,13 +374,22 @@ def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
     if proposal.status != Status.PENDING or _unfinished_confirmation(proposal) is not None:
         return Refused(Conflict(_("You confirmed this action already; it cannot be declined."),
                                 code="proposal_not_pending"), proposal)
-    if proposal.expires_at <= timezone.now():
+    if proposal_state(proposal) == Status.EXPIRED:  # lapsed unseen: now on the record
         proposal.status = Status.EXPIRED
         proposal.save(update_fields=["status"])
         return Refused(_expired(), proposal, event=Event.EXPIRED)
     proposal.status, proposal.decided_at = Status.DECLINED, timezone.now()
     proposal.save(update_fields=["status", "decided_at"])
     return Declined(proposal, replayed=False)
+
+
+def proposal_state(proposal: Proposal, *, now: datetime | None = None) -> str:
+    """The proposal's state as everyone sees it — the click, the decline, the card: its
+    status, except that a pending proposal past its time is expired, whether or not a
+    click has yet written that down. The one place a proposal's expiry is decided."""
+    if proposal.status == Status.PENDING and proposal.expires_at <= (now or timezone.now()):
+        return Status.EXPIRED
+    return str(proposal.status)
 
 
 # --- helpers ------------------------------------------------------------------

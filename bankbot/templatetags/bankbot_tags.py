@@ -17,7 +17,7 @@ from accounts.money import kzt_text
 from disputes.reasons import REASON_LABELS
 from tools.catalog import CATALOG, ArgLabel, ui_actions_for
 from tools.models import Proposal
-from tools.proposals import proposal_said
+from tools.proposals import proposal_said, proposal_state
 from tools.provenance import MENTIONS_TARGET
 
 register = template.Library()
@@ -159,7 +159,6 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     excerpts = sorted((Warned(excerpt, _why(spec, reasons)) for excerpt, reasons in why.items()),
                       key=lambda w: (MENTIONS_TARGET not in why[w.excerpt], -len(w.excerpt)))
     response = proposal.result or {}
-    status = proposal.status
     states: dict[str, str] = {
         Proposal.Status.PENDING: "pending",
         Proposal.Status.EXECUTED: "executed",
@@ -167,9 +166,7 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         Proposal.Status.DECLINED: "declined",
         Proposal.Status.EXPIRED: "expired",
     }
-    state = states.get(status, "pending")
-    if state == "pending" and proposal.expires_at <= timezone.now():
-        state = "expired"
+    state = states.get(proposal_state(proposal), "pending")
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
     result = response.get("result") or {}
     outcome = spec.outcome(result) if spec is not None and spec.outcome and result else None

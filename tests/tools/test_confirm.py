@@ -105,6 +105,23 @@ def test_an_expired_proposal_is_refused(alice, dispute_proposal):
     assert events(dispute_proposal)[-1] == "expired"
 
 
+def test_a_proposals_expiry_is_decided_in_one_place_for_click_decline_and_card(
+        alice, dispute_proposal):
+    from bankbot.templatetags.bankbot_tags import proposal_card
+    from tools.proposals import proposal_state
+
+    expires = dispute_proposal.expires_at
+    assert proposal_state(dispute_proposal, now=expires - timedelta(seconds=1)) == "pending"
+    assert proposal_state(dispute_proposal, now=expires) == "expired"  # at its time, not after
+    dispute_proposal.status = Proposal.Status.EXECUTED
+    assert proposal_state(dispute_proposal, now=expires + timedelta(days=1)) == "executed"
+    dispute_proposal.status = Proposal.Status.PENDING
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1))
+    dispute_proposal.refresh_from_db()
+    assert proposal_card(dispute_proposal).state == "expired"  # the card, before any click
+
+
 def test_a_tampered_digest_is_refused(alice, dispute_proposal):
     with pytest.raises(ProposalChanged):
         proposal_confirm(user=alice.user, public_id=dispute_proposal.public_id,
