@@ -15,7 +15,7 @@ import signal
 import pytest
 
 from accounts.models import Card
-from bankbot.templatetags.bankbot_tags import proposal_card
+from bankbot.cards import proposal_card
 from disputes.models import Dispute
 from tests.scale.conftest import (
     clicks_for,

@@ -134,7 +134,7 @@ def test_a_tool_registered_in_the_catalog_alone_goes_through_every_guarantee(
 
 
 def test_its_confirm_card_and_button_come_from_the_catalog(polish, alice, alice_conversation):
-    from bankbot.templatetags.bankbot_tags import proposal_card, row_actions
+    from bankbot.cards import proposal_card, row_actions
 
     turn(alice_conversation, "", ScriptedModel(call("polish_card", {"card": "4242"}),
                                                text("Confirm?")),

@@ -107,7 +107,7 @@ def test_an_expired_proposal_is_refused(alice, dispute_proposal):
 
 def test_a_proposals_expiry_is_decided_in_one_place_for_click_decline_and_card(
         alice, dispute_proposal):
-    from bankbot.templatetags.bankbot_tags import proposal_card
+    from bankbot.cards import proposal_card
     from tools.proposals import proposal_state
 
     expires = dispute_proposal.expires_at
