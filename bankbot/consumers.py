@@ -20,37 +20,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bankbot import direct_dispatch, fragments, outage
-from bankbot.chat import conversation_of_user, message_accept, message_retry_accept
+from bankbot.chat import conversation_of_user, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
-from bankbot.models import Conversation, Message
-from bankbot.socket_sessions import SessionBoundConsumer, session_lasts
+from bankbot.message_intake import MessageIntake
+from bankbot.models import Message
 from bankbot.streaming import Clock
 from bankbot.turn_task import start_turn
 from bankbot.turns import turn_slots
 from errors import InvalidInput
 
 log = logging.getLogger(__name__)
-
-
-class SessionUnreadable(Exception):
-    """The database failed while a frame's session was read (not while storing)."""
-
-
-def accept_if_the_session_lasts(*, session_key: str | None, user_pk: Any,
-                                conversation: Conversation, chat_input: ChatInput
-                                ) -> tuple[bool, Message | None]:
-    """A customer's message, on the database thread: (False, None) if the session no
-    longer signs the customer in (nothing stored); else (True, what ``message_accept``
-    answers). Raises ``SessionUnreadable`` if the session could not be read, and
-    whatever ``message_accept`` raises."""
-    try:
-        if not session_lasts(session_key=session_key, user_pk=user_pk):
-            return False, None
-    except outage.DATABASE_ERRORS as error:
-        raise SessionUnreadable() from error
-    return True, message_accept(conversation=conversation, text=chat_input.text,
-                                client_message_id=chat_input.client_message_id,
-                                ui_action=chat_input.ui_action)
 
 
 class SocketState(enum.Enum):
@@ -61,7 +40,7 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, SessionBoundConsumer):
+class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, MessageIntake):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own
@@ -136,63 +115,29 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         with translation.override(self.language):
             if self.state is SocketState.CLOSED:
                 return
+            chat_input: ChatInput | InvalidInput
             try:
-                chat_input: ChatInput | None = parse_frame(text_data, bytes_data)
-                refusal = None
+                chat_input = parse_frame(text_data, bytes_data)
             except InvalidInput as error:
-                chat_input, refusal = None, error
-            if chat_input is not None and self.state is SocketState.OPEN and not chat_input.is_retry:
-                await self.accept_message(chat_input, sender)  # the session checked there
-                return
-            if not await self.session_goes_on(refused=sender):
-                return
-            if chat_input is None:
-                await self.notice(refusal.message if refusal else "", refused=sender)
-                return
-            if self.state is SocketState.ANSWERING:
-                await self.notice(_("Please wait for the answer to your last message."),
-                                  refused=sender)
-                return
-            if self.state is SocketState.LAYER_LOST:  # closing once its turn ends
-                await self.notice(str(outage.LIVE_CHAT_DOWN), refused=sender)
-            if self.state is not SocketState.OPEN:
-                return
-            if chat_input.is_retry:
-                await self.retry(chat_input)
-                return
-            await self.accept_message(chat_input, sender)
+                chat_input = error
+            if isinstance(chat_input, ChatInput) and not chat_input.is_retry and (
+                    self.state is SocketState.OPEN):
+                await self.accept_message(chat_input, sender)  # the session is checked there
+            elif await self.session_goes_on(refused=sender):
+                await self.refuse_or_retry(chat_input, sender)
 
-    async def accept_message(self, chat_input: ChatInput, sender: str) -> None:
-        """A customer's message: the session check every frame gets and the message's
-        acceptance, in one trip to the database thread (a burst of customers' messages
-        queues there one after another: docs/benchmarks.md, part g); then its turn."""
-        try:
-            lasts, message = await database_sync_to_async(accept_if_the_session_lasts)(
-                session_key=self.session_key, user_pk=self.session_user_pk,
-                conversation=self.conversation, chat_input=chat_input)
-        except SessionUnreadable:
-            log.warning("chat: the database failed checking a socket's session", exc_info=True)
-            await self.notice(str(outage.SYSTEMS_UNREACHABLE), refused=sender)
-            return
-        except InvalidInput as error:
-            await self.notice(error.message, refused=sender)
-            return
-        except outage.DATABASE_ERRORS:  # the message was not stored (one atomic insert)
-            log.warning("chat: the database failed storing a message", exc_info=True)
-            await self.notice(str(outage.MESSAGE_NOT_SAVED), refused=sender)
-            return
-        if not lasts:
-            await self.session_ended()
-            return
-        if message is None:  # a resent frame: stored and answered already
-            await self.send(text_data=fragments.render_receipt(sender))
-            return
-        turn = fragments.new_turn_id()
-        new_title = ""
-        if not self.conversation.title and message.text:  # chat.py titles it so
-            new_title = self.conversation.title = message.text[:60]
-        await self.answer(message, turn, fragments.render_turn_start(
-            turn=turn, message=message, conversation=self.conversation, new_title=new_title))
+    async def refuse_or_retry(self, chat_input: ChatInput | InvalidInput, sender: str) -> None:
+        """A frame that is not a message the socket takes now (the session lasts)."""
+        if isinstance(chat_input, InvalidInput):
+            await self.notice(chat_input.message, refused=sender)
+        elif self.state is SocketState.ANSWERING:
+            await self.notice(_("Please wait for the answer to your last message."),
+                              refused=sender)
+        elif self.state is SocketState.LAYER_LOST:  # closing once its turn ends
+            await self.notice(str(outage.LIVE_CHAT_DOWN), refused=sender)
+        elif self.state is SocketState.OPEN:
+            await (self.retry(chat_input) if chat_input.is_retry
+                   else self.accept_message(chat_input, sender))
 
     async def retry(self, chat_input: ChatInput) -> None:
         try:  # a retry is counted as a message (bankbot/chat.py); it takes a slot (answer)

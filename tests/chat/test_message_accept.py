@@ -134,7 +134,7 @@ async def test_a_session_the_database_cannot_read_stores_nothing(connect, alice,
     def unreadable(**kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr("bankbot.consumers.session_lasts", unreadable)
+    monkeypatch.setattr("bankbot.socket_sessions.session_lasts", unreadable)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
     notice = await communicator.receive_from(timeout=5)
     assert 'id="notices"' in notice and "not reachable right now" in notice
@@ -148,6 +148,7 @@ async def test_a_message_takes_one_trip_to_the_database_thread(connect, alice,
                                                                alice_conversation,
                                                                monkeypatch):
     import bankbot.consumers as consumers
+    import bankbot.message_intake as intake
 
     trips: list[str] = []
     real = consumers.database_sync_to_async
@@ -158,9 +159,10 @@ async def test_a_message_takes_one_trip_to_the_database_thread(connect, alice,
 
     communicator, _ = await connect(alice_conversation, user=alice.user)
     monkeypatch.setattr(consumers, "database_sync_to_async", counted)
+    monkeypatch.setattr(intake, "database_sync_to_async", counted)
     monkeypatch.setattr("bankbot.socket_sessions.database_sync_to_async", counted)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
     await communicator.receive_from(timeout=5)  # the turn's opening fragment
-    assert trips == ["accept_if_the_session_lasts"]
+    assert trips == ["session_then"]
     assert await database_sync_to_async(customer_messages)(alice_conversation) == 1
     await communicator.disconnect()
