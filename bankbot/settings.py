@@ -127,10 +127,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-    # The worker's own writers take turns on a lock of the process, woken as soon as
-    # the last one is done, instead of sleeping in SQLite's busy handler
-    # (bankbot/sqlite/base.py); the same backend otherwise.
-    DATABASES["default"]["ENGINE"] = "bankbot.sqlite"
     # A SQLite connection is a file opened in this process, not a server's: each
     # thread keeps its own (unless DB_CONN_MAX_AGE says otherwise). Opening one (the
     # file, the PRAGMAs, Django's SQL functions) for every database step cost a chat

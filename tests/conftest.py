@@ -62,7 +62,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] in ("django.db.backends.sqlite3", "bankbot.sqlite"):
+    if database["ENGINE"] == "django.db.backends.sqlite3":
         name = Path(tempfile.gettempdir()) / f"bankbot-test-{os.getpid()}.sqlite3"
         database.setdefault("TEST", {})["NAME"] = str(name)
 

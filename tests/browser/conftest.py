@@ -101,7 +101,7 @@ def _daphne(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:
            "ALLOWED_HOSTS": "127.0.0.1,localhost", **(extra_env or {})}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     # The server must use the test database, whose name pytest-django has set by now.
-    if database["ENGINE"] in ("django.db.backends.sqlite3", "bankbot.sqlite"):
+    if database["ENGINE"] == "django.db.backends.sqlite3":
         env["DATABASE_URL"] = f"sqlite:///{database['NAME']}"
     elif "postgresql" in database["ENGINE"]:
         env["DATABASE_URL"] = (f"postgres://{quote(database['USER'])}:{quote(database['PASSWORD'])}"

@@ -12,7 +12,7 @@ def test_it_defaults_to_sqlite_with_immediate_transactions_and_a_timeout(load_se
     settings = load_settings(DATABASE_URL=None)
 
     database = settings.DATABASES["default"]
-    assert database["ENGINE"] == "bankbot.sqlite"  # Django's, its writers taking turns
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
     assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert database["OPTIONS"]["timeout"] >= 5
     assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
