@@ -9,8 +9,8 @@ import uuid
 from datetime import timedelta
 from typing import Any, TypedDict
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -191,6 +191,22 @@ def message_customer_add(
     Returns (message, created). The same client message id twice — a resent
     WebSocket frame, a double submit — stores one message.
     """
+    text = _message_text(text, ui_action)
+    _check_client_message_id(client_message_id)
+    if client_message_id:
+        existing = conversation.messages.filter(client_message_id=client_message_id).first()
+        if existing is not None:
+            return existing, False
+    try:
+        with transaction.atomic():
+            message = _store_customer_message(conversation, text, client_message_id, ui_action)
+    except IntegrityError:  # the same frame raced in on another connection
+        return conversation.messages.get(client_message_id=client_message_id), False
+    return message, True
+
+
+def _message_text(text: str, ui_action: dict[str, str] | None) -> str:
+    """The text to store, or InvalidInput: too long, or nothing sent at all."""
     text = without_nul((text or "").strip())
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidInput(
@@ -199,22 +215,19 @@ def message_customer_add(
             code="message_too_long")
     if not text and not ui_action:
         raise InvalidInput(_("The message is empty."), code="message_empty")
-    _check_client_message_id(client_message_id)
-    if client_message_id:
-        existing = conversation.messages.filter(client_message_id=client_message_id).first()
-        if existing is not None:
-            return existing, False
-    try:
-        with transaction.atomic():
-            message = Message.objects.create(
-                conversation=conversation, role=Message.Role.CUSTOMER, text=text,
-                ui_action=ui_action, client_message_id=client_message_id or None,
-            )
-    except IntegrityError:  # the same frame raced in on another connection
-        return conversation.messages.get(client_message_id=client_message_id), False
+    return text
+
+
+def _store_customer_message(conversation: Conversation, text: str, client_message_id: str | None,
+                            ui_action: dict[str, str] | None) -> Message:
+    """The INSERT, and the conversation's title from its first words if it has none."""
+    message = Message.objects.create(
+        conversation=conversation, role=Message.Role.CUSTOMER, text=text,
+        ui_action=ui_action, client_message_id=client_message_id or None,
+    )
     if not conversation.title and text:
         Conversation.objects.filter(pk=conversation.pk).update(title=text[:60])
-    return message, True
+    return message
 
 
 def _check_client_message_id(client_message_id: Any) -> None:
@@ -225,28 +238,55 @@ def _check_client_message_id(client_message_id: Any) -> None:
         raise InvalidInput(_("The message id is not valid."), code="invalid_message_id")
 
 
+def _counted() -> Q:
+    """The messages the rate limit counts: the customer's own and their retries, in
+    the last ``RATE_LIMIT_WINDOW``; each called the model once."""
+    return Q(created_at__gte=timezone.now() - RATE_LIMIT_WINDOW) & (
+        Q(role=Message.Role.CUSTOMER) | Q(role=Message.Role.SYSTEM, payload__kind=RETRY))
+
+
 def customer_rate_limited(*, customer: Customer) -> bool:
-    """Whether the customer's messages and retries in the last minute reach the limit:
-    each called the model once."""
-    since = timezone.now() - RATE_LIMIT_WINDOW
-    recent = Message.objects.filter(conversation__customer=customer, created_at__gte=since).filter(
-        Q(role=Message.Role.CUSTOMER) | Q(role=Message.Role.SYSTEM, payload__kind=RETRY)).count()
+    """Whether the customer's messages and retries in the last minute reach the limit."""
+    recent = Message.objects.filter(_counted(), conversation__customer=customer).count()
     return recent >= RATE_LIMIT_MESSAGES
 
 
 def _hold_the_customer(conversation: Conversation) -> None:
     """Lock the customer's row for the rest of the transaction: messages and retries
     arriving at once — on several sockets, tabs or workers — are counted one after
-    another. (On SQLite the IMMEDIATE transaction already takes the database's write
-    lock.)"""
-    Customer.objects.select_for_update(no_key=True).filter(pk=conversation.customer_id).first()
+    another. On SQLite the IMMEDIATE transaction (bankbot/settings.py) has already
+    taken the database's write lock, and a SELECT … FOR UPDATE is not SQLite's: there
+    it would be a query that locks nothing, so none is made."""
+    if connection.features.has_select_for_update:
+        Customer.objects.select_for_update(no_key=True).filter(
+            pk=conversation.customer_id).first()
+
+
+def _rate_limited() -> InvalidInput:
+    return InvalidInput(
+        _("You have sent %(count)d messages in the last minute. Please wait a moment "
+          "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
 
 
 def _refuse_past_the_rate_limit(conversation: Conversation) -> None:
     if customer_rate_limited(customer=conversation.customer):
-        raise InvalidInput(
-            _("You have sent %(count)d messages in the last minute. Please wait a moment "
-              "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
+        raise _rate_limited()
+
+
+def _resent_and_recent(conversation: Conversation, client_message_id: str | None
+                       ) -> tuple[bool, int]:
+    """In one query: whether this client message id is stored in the conversation
+    already (a resent frame), and how many messages the rate limit counts for its
+    customer — the customer's messages that are either."""
+    counted = _counted()
+    if not client_message_id:
+        return False, Message.objects.filter(
+            counted, conversation__customer_id=conversation.customer_id).count()
+    resent = Q(conversation=conversation, client_message_id=client_message_id)
+    found = Message.objects.filter(counted | resent, conversation__customer_id=(
+        conversation.customer_id)).aggregate(recent=Count("pk", filter=counted),
+                                             resent=Count("pk", filter=resent))
+    return bool(found["resent"]), found["recent"]
 
 
 def message_accept(*, conversation: Conversation, text: str, client_message_id: str | None,
@@ -255,19 +295,28 @@ def message_accept(*, conversation: Conversation, text: str, client_message_id: 
     empty). None: this client message id was stored before (a resent frame).
 
     Counting and storing are one transaction holding the customer's row, so
-    simultaneous messages never store more than the limit."""
+    simultaneous messages never store more than the limit; a resent frame is found
+    and the messages counted in one query (a burst of customers' messages is
+    accepted one after another on a worker's database thread: docs/benchmarks.md,
+    part g). Every message with a client message id is stored here, under that
+    hold, so the same id cannot race in; if it ever did, the unique constraint
+    refuses it, the transaction is rolled back and the frame is answered as resent."""
     _check_client_message_id(client_message_id)
-    with transaction.atomic():
-        _hold_the_customer(conversation)
+    try:
+        with transaction.atomic():
+            _hold_the_customer(conversation)
+            resent, recent = _resent_and_recent(conversation, client_message_id)
+            if resent:
+                return None  # a resent frame: stored before, and not counted again
+            if recent >= RATE_LIMIT_MESSAGES:
+                raise _rate_limited()
+            return _store_customer_message(conversation, _message_text(text, ui_action),
+                                           client_message_id, ui_action)
+    except IntegrityError:
         if client_message_id and conversation.messages.filter(
                 client_message_id=client_message_id).exists():
-            return None  # a resent frame: stored before, and not counted again
-        _refuse_past_the_rate_limit(conversation)
-        message, created = message_customer_add(
-            conversation=conversation, text=text, client_message_id=client_message_id,
-            ui_action=ui_action,
-        )
-    return message if created else None
+            return None
+        raise
 
 
 def message_retry_accept(*, conversation: Conversation) -> Message | None:

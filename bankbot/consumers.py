@@ -20,10 +20,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bankbot import direct_dispatch, fragments, outage
-from bankbot.chat import conversation_of_user, message_accept, message_retry_accept
+from bankbot.chat import conversation_of_user, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
+from bankbot.message_intake import MessageIntake
 from bankbot.models import Message
-from bankbot.socket_sessions import SessionBoundConsumer
 from bankbot.streaming import Clock
 from bankbot.turn_task import start_turn
 from bankbot.turns import turn_slots
@@ -40,7 +40,7 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, SessionBoundConsumer):
+class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, MessageIntake):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own
@@ -113,45 +113,31 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         # fragment names it too (stream.html#receipt).
         sender = frame_client_id(text_data)
         with translation.override(self.language):
-            if self.state is SocketState.CLOSED or not await self.session_goes_on(refused=sender):
+            if self.state is SocketState.CLOSED:
                 return
+            chat_input: ChatInput | InvalidInput
             try:
                 chat_input = parse_frame(text_data, bytes_data)
             except InvalidInput as error:
-                await self.notice(error.message, refused=sender)
-                return
-            if self.state is SocketState.ANSWERING:
-                await self.notice(_("Please wait for the answer to your last message."),
-                                  refused=sender)
-                return
-            if self.state is SocketState.LAYER_LOST:  # closing once its turn ends
-                await self.notice(str(outage.LIVE_CHAT_DOWN), refused=sender)
-            if self.state is not SocketState.OPEN:
-                return
-            if chat_input.is_retry:
-                await self.retry(chat_input)
-                return
-            try:
-                message = await database_sync_to_async(message_accept)(
-                    conversation=self.conversation, text=chat_input.text,
-                    client_message_id=chat_input.client_message_id,
-                    ui_action=chat_input.ui_action)
-            except InvalidInput as error:
-                await self.notice(error.message, refused=sender)
-                return
-            except outage.DATABASE_ERRORS:  # the message was not stored (one atomic insert)
-                log.warning("chat: the database failed storing a message", exc_info=True)
-                await self.notice(str(outage.MESSAGE_NOT_SAVED), refused=sender)
-                return
-            if message is None:  # a resent frame: stored and answered already
-                await self.send(text_data=fragments.render_receipt(sender))
-                return
-            turn = fragments.new_turn_id()
-            new_title = ""
-            if not self.conversation.title and message.text:  # chat.py titles it so
-                new_title = self.conversation.title = message.text[:60]
-            await self.answer(message, turn, fragments.render_turn_start(
-                turn=turn, message=message, conversation=self.conversation, new_title=new_title))
+                chat_input = error
+            if isinstance(chat_input, ChatInput) and not chat_input.is_retry and (
+                    self.state is SocketState.OPEN):
+                await self.accept_message(chat_input, sender)  # the session is checked there
+            elif await self.session_goes_on(refused=sender):
+                await self.refuse_or_retry(chat_input, sender)
+
+    async def refuse_or_retry(self, chat_input: ChatInput | InvalidInput, sender: str) -> None:
+        """A frame that is not a message the socket takes now (the session lasts)."""
+        if isinstance(chat_input, InvalidInput):
+            await self.notice(chat_input.message, refused=sender)
+        elif self.state is SocketState.ANSWERING:
+            await self.notice(_("Please wait for the answer to your last message."),
+                              refused=sender)
+        elif self.state is SocketState.LAYER_LOST:  # closing once its turn ends
+            await self.notice(str(outage.LIVE_CHAT_DOWN), refused=sender)
+        elif self.state is SocketState.OPEN:
+            await (self.retry(chat_input) if chat_input.is_retry
+                   else self.accept_message(chat_input, sender))
 
     async def retry(self, chat_input: ChatInput) -> None:
         try:  # a retry is counted as a message (bankbot/chat.py); it takes a slot (answer)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+from collections.abc import Callable
 from importlib import import_module
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -70,6 +71,28 @@ def session_lasts(*, session_key: str | None, user_pk: Any) -> bool:
     stored = data.get(HASH_SESSION_KEY) or ""
     hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
     return any(constant_time_compare(stored, current) for current in hashes)
+
+
+T = TypeVar("T")
+
+
+class SessionUnreadable(Exception):
+    """The database failed while a frame's session was read (``session_then``)."""
+
+
+def session_then(*, session_key: str | None, user_pk: Any, then: Callable[[], T]
+                 ) -> tuple[bool, T | None]:
+    """On the database thread, in one trip from the socket (a burst of customers'
+    messages queues there one after another: docs/benchmarks.md, part g): the session
+    check a frame gets, then ``then`` only if the session lasts — (False, None) if it
+    does not, else (True, what ``then`` answers). Raises ``SessionUnreadable`` if the
+    session could not be read, and whatever ``then`` raises."""
+    try:
+        if not session_lasts(session_key=session_key, user_pk=user_pk):
+            return False, None
+    except outage.DATABASE_ERRORS as error:
+        raise SessionUnreadable() from error
+    return True, then()
 
 
 def sessions_check(user_pk: Any, *, ended: str | None = None) -> None:

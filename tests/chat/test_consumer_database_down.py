@@ -19,7 +19,7 @@ def unavailable(**kwargs):
 async def test_a_message_the_database_cannot_store_gets_a_notice(connect, alice,
                                                                 alice_conversation, monkeypatch):
     communicator, _ = await connect(alice_conversation, user=alice.user)
-    monkeypatch.setattr("bankbot.consumers.message_accept", unavailable)
+    monkeypatch.setattr("bankbot.message_intake.message_accept", unavailable)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
     notice = await communicator.receive_from(timeout=5)
     assert 'id="notices"' in notice and "your message was not saved" in notice
