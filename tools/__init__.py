@@ -1,2 +1,2 @@
 """The tool harness: everything between the model's tool calls and the domain's services.
-It depends on the chat only through the conversation a proposal belongs to."""
+It imports nothing of the chat: a proposal's conversation is a foreign key named by its string."""

@@ -6,6 +6,10 @@ for one exact action — target, amount, reason —; a request that binds to non
 to several objects is ``Unbound``, which keeps what was understood, so the
 assistant can offer the candidates' buttons instead. Which binder a tool uses is
 its catalog entry's choice (tools/catalog).
+
+A ``Mandate`` holds one input's grants and unbound requests; ``tools.mandate`` builds
+it. It lives here, below the catalog, so that ``ActionContext`` (tools/context.py)
+carries one without importing the catalog whose tools take an ``ActionContext``.
 """
 
 from __future__ import annotations
@@ -61,6 +65,37 @@ class Unbound:
     def as_dict(self) -> dict[str, Any]:
         return {"operation": self.operation, "problem": self.problem, "detail": self.detail,
                 "candidates": list(self.candidates)}
+
+
+@dataclass(frozen=True)
+class Mandate:
+    """What one customer input asked for: the grants, and the requests that bound to none."""
+
+    grants: tuple[Grant, ...] = ()
+    unbound: tuple[Unbound, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    def allows(self, operation: str) -> bool:
+        """Did the customer ask for this operation at all (bound or not)?"""
+        return any(g.operation == operation for g in self.grants) or any(
+            u.operation == operation for u in self.unbound)
+
+    def grants_for(self, operation: str, target: str) -> list[Grant]:
+        """The grants of this operation on this object (a tool's ``grant`` picks the
+        one that authorises exactly its call)."""
+        return [g for g in self.grants if g.operation == operation and g.target == target]
+
+    def grant_for(self, operation: str, target: str) -> Grant | None:
+        """The grant of this operation on this object, for a tool whose call is its
+        target alone (a card to block or unblock)."""
+        return next(iter(self.grants_for(operation, target)), None)
+
+    def unbound_for(self, operation: str) -> Unbound | None:
+        return next((u for u in self.unbound if u.operation == operation), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"grants": [g.as_dict() for g in self.grants],
+                "unbound": [u.as_dict() for u in self.unbound], "sources": list(self.sources)}
 
 
 def name_words(name: str) -> frozenset[str]:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
 
 from accounts.models import Customer
-from bankbot.models import Conversation  # the harness's one tie to the chat (tools/models.py)
-from tools.catalog.scopes import (  # noqa: F401 (the scopes, where callers look for them)
+from tools.binding import Grant, Mandate
+from tools.models import Proposal
+from tools.scopes import (  # noqa: F401 (the scopes, where callers look for them)
     BLOCK_CARDS,
     CUSTOMER_SCOPES,
     OPEN_DISPUTES,
@@ -16,7 +19,20 @@ from tools.catalog.scopes import (  # noqa: F401 (the scopes, where callers look
     READ_STATEMENTS,
     UNBLOCK_CARDS,
 )
-from tools.mandate import Grant, Mandate
+
+
+class ConversationLike(Protocol):
+    """What the harness reads of the conversation it acts in. The object is the chat's
+    conversation (``action_context_for`` checks it); the harness names no more of it."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def customer(self) -> Customer: ...
+
+    @property
+    def customer_id(self) -> int: ...
 
 
 class InvalidAuthorizationContext(Exception):
@@ -27,7 +43,7 @@ class InvalidAuthorizationContext(Exception):
 @dataclass(frozen=True)
 class ActionContext:
     customer: Customer
-    conversation: Conversation
+    conversation: ConversationLike
     scopes: frozenset[str]
     mandate: Mandate = field(default_factory=Mandate)
     # Grants already used by a proposal this turn: a mandate authorises one
@@ -40,7 +56,7 @@ class ActionContext:
 
 def action_context_for(
     user: object,
-    conversation: Conversation,
+    conversation: ConversationLike,
     *,
     mandate: Mandate | None = None,
     scopes: frozenset[str] = CUSTOMER_SCOPES,
@@ -50,7 +66,7 @@ def action_context_for(
     staff user with no customer, someone else's conversation — is refused."""
     if not isinstance(user, AbstractBaseUser) or not user.is_authenticated or not user.is_active:
         raise InvalidAuthorizationContext()
-    if not isinstance(conversation, Conversation):
+    if not isinstance(conversation, conversation_model()):
         raise InvalidAuthorizationContext()
     # One customer per user (one-to-one): the conversation's customer is the
     # session's exactly when it belongs to this user. Staff without a customer
@@ -64,3 +80,11 @@ def action_context_for(
         scopes=frozenset(scopes),
         mandate=mandate if mandate is not None else Mandate(),
     )
+
+
+def conversation_model() -> type[models.Model]:
+    """The chat's conversation model, read from the proposals' foreign key: the class that
+    ``action_context_for`` accepts is the one a proposal belongs to, by construction."""
+    model = Proposal._meta.get_field("conversation").related_model
+    assert isinstance(model, type)  # resolved once the apps are loaded
+    return model

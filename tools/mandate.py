@@ -9,20 +9,22 @@ A bound request is a ``Grant`` for one exact action â€” target, amount, reason â
 and is spent by the one proposal it authorises. A request that binds to none or
 to several objects grants nothing; ``Unbound`` keeps what was understood, so the
 assistant can offer the candidates' buttons instead.
+
+The ``Mandate`` record, with ``Grant`` and ``Unbound``, is defined in
+``tools.binding``; this module builds it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
-from typing import Any
 
 from django.utils import timezone
 
 from accounts.models import Customer
 from accounts.money import normalised
 from tools import grammar
-from tools.binding import CANDIDATE_LIMIT, Grant, Unbound, name_words
+from tools.binding import CANDIDATE_LIMIT, Grant, Mandate, Unbound, name_words
 from tools.candidates import card_candidates, transaction_candidates
 from tools.catalog import CATALOG, ToolSpec
 from tools.catalog.rows import card_row
@@ -35,35 +37,6 @@ LISTED_FIT = 0.5
 __all__ = ["REASONS", "DEFAULT_REASON", "Grant", "Unbound", "Mandate", "mandate_for",
            "mandate_from_ui", "name_words", "bind_request", "read_request", "Request",
            "TargetWords", "CANDIDATE_LIMIT"]
-
-
-@dataclass(frozen=True)
-class Mandate:
-    grants: tuple[Grant, ...] = ()
-    unbound: tuple[Unbound, ...] = ()
-    sources: tuple[str, ...] = ()
-
-    def allows(self, operation: str) -> bool:
-        """Did the customer ask for this operation at all (bound or not)?"""
-        return any(g.operation == operation for g in self.grants) or any(
-            u.operation == operation for u in self.unbound)
-
-    def grants_for(self, operation: str, target: str) -> list[Grant]:
-        """The grants of this operation on this object (a tool's ``grant`` picks the
-        one that authorises exactly its call)."""
-        return [g for g in self.grants if g.operation == operation and g.target == target]
-
-    def grant_for(self, operation: str, target: str) -> Grant | None:
-        """The grant of this operation on this object, for a tool whose call is its
-        target alone (a card to block or unblock)."""
-        return next(iter(self.grants_for(operation, target)), None)
-
-    def unbound_for(self, operation: str) -> Unbound | None:
-        return next((u for u in self.unbound if u.operation == operation), None)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"grants": [g.as_dict() for g in self.grants],
-                "unbound": [u.as_dict() for u in self.unbound], "sources": list(self.sources)}
 
 
 def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:

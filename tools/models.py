@@ -1,8 +1,8 @@
 """What the harness stores: proposals, confirmations (with their stored responses), the trace.
 
-The harness depends on the chat only here and in context.py, through the conversation
-a proposal or a trace row belongs to (``bankbot.models.Conversation``); it imports
-nothing else of the chat (tests/project/test_import_directions.py keeps it so).
+The harness's one tie to the chat is in the data: the conversation a proposal or a trace
+row belongs to, a foreign key named by its string (``"bankbot.Conversation"``), so the
+harness imports nothing of the chat (tests/project/test_import_directions.py keeps it so).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from django.conf import settings
 from django.db import models
 
 from accounts.models import AppendOnlyModel, Customer
-from bankbot.models import Conversation
 
 
 class Proposal(models.Model):
@@ -29,7 +28,7 @@ class Proposal(models.Model):
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="proposals")
     conversation = models.ForeignKey(
-        Conversation, on_delete=models.PROTECT, related_name="proposals"
+        "bankbot.Conversation", on_delete=models.PROTECT, related_name="proposals"
     )
     tool = models.CharField(max_length=50)
     args = models.JSONField()  # canonical, validated arguments
@@ -97,7 +96,7 @@ class ToolCallTrace(AppendOnlyModel):
     event = models.CharField(max_length=12, choices=Event.choices)
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, null=True, blank=True)
     conversation = models.ForeignKey(
-        Conversation, on_delete=models.PROTECT, null=True, blank=True
+        "bankbot.Conversation", on_delete=models.PROTECT, null=True, blank=True
     )
     proposal = models.ForeignKey(
         Proposal, on_delete=models.PROTECT, null=True, blank=True, related_name="trace"

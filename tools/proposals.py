@@ -79,6 +79,13 @@ def args_digest(tool: str, args: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _conversation_of(ctx: ActionContext) -> Any:
+    """The context's conversation as the proposals' foreign key takes it: the chat's model,
+    which the harness names only as ``ConversationLike`` (``action_context_for`` checks the
+    object against the key's own target)."""
+    return ctx.conversation
+
+
 def proposal_create(
     ctx: ActionContext, spec: ToolSpec, args: ToolArgs, sources: list[Source], *,
     read_from: int = 0,
@@ -91,7 +98,7 @@ def proposal_create(
     target = str(canonical.get(spec.target.kind, "")) if spec.target is not None else None
     return Proposal.objects.create(
         customer=ctx.customer,
-        conversation=ctx.conversation,
+        conversation=_conversation_of(ctx),
         tool=spec.name,
         args=canonical,
         args_digest=args_digest(spec.name, canonical),
@@ -115,7 +122,7 @@ def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
     """The grants that proposals made since ``since`` (the customer's message)
     already used: a retried turn must not propose the same action twice."""
     spent = []
-    made = Proposal.objects.filter(conversation=ctx.conversation, created_at__gte=since.created_at
+    made = Proposal.objects.filter(conversation=_conversation_of(ctx), created_at__gte=since.created_at
                                    ).exclude(status=Proposal.Status.EXPIRED)
     for proposal in made:
         spec = CATALOG.get(proposal.tool)

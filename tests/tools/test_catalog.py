@@ -29,8 +29,8 @@ from tools.catalog import (
     UiAction,
     openai_tools,
 )
-from tools.catalog.scopes import READ_CARDS
 from tools.models import Proposal, ToolCallTrace
+from tools.scopes import READ_CARDS
 
 pytestmark = pytest.mark.django_db
 

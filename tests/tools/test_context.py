@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from tools.context import InvalidAuthorizationContext, action_context_for
+from bankbot.models import Conversation
+from tools.context import InvalidAuthorizationContext, action_context_for, conversation_model
 from tools.harness import GuardedHarness
+from tools.models import Proposal, ToolCallTrace
 
 
 @pytest.mark.parametrize("user", [None, "alice", 42, AnonymousUser()])
@@ -27,6 +31,19 @@ def test_it_refuses_an_inactive_user(alice_conversation):
     alice_conversation.customer.user.is_active = False
     with pytest.raises(InvalidAuthorizationContext):
         action_context_for(alice_conversation.customer.user, alice_conversation)
+
+
+def test_it_refuses_an_object_that_only_looks_like_a_conversation(alice_conversation, alice):
+    lookalike = SimpleNamespace(pk=alice_conversation.pk, customer=alice, customer_id=alice.pk)
+    with pytest.raises(InvalidAuthorizationContext):
+        action_context_for(alice.user, lookalike)
+
+
+def test_it_accepts_the_conversation_the_harness_stores_against():
+    # The class checked is the foreign keys' own target, so the two cannot drift apart.
+    assert conversation_model() is Conversation
+    assert ToolCallTrace._meta.get_field("conversation").related_model is Conversation
+    assert Proposal._meta.get_field("conversation").related_model is Conversation
 
 
 @pytest.mark.parametrize("ctx", [None, "alice", {"customer": "alice"}])

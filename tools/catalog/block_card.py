@@ -17,8 +17,8 @@ from errors import RuleViolation
 from tools.binding import Grant, Unbound, bind_card
 from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.rows import CARD
-from tools.catalog.scopes import BLOCK_CARDS, READ_CARDS
 from tools.grammar import Request
+from tools.scopes import BLOCK_CARDS, READ_CARDS
 
 if TYPE_CHECKING:
     from tools.context import ActionContext

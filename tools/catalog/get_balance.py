@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from accounts.selectors import accounts_for_customer
 from tools.catalog.base import ToolArgs, ToolSpec
-from tools.catalog.scopes import READ_STATEMENTS
+from tools.scopes import READ_STATEMENTS
 
 if TYPE_CHECKING:
     from tools.context import ActionContext

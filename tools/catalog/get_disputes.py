@@ -10,8 +10,8 @@ from pydantic import Field
 
 from disputes.selectors import disputes_for_customer
 from tools.catalog.base import ToolArgs, ToolSpec
-from tools.catalog.scopes import READ_DISPUTES
 from tools.provenance import STAFF, External
+from tools.scopes import READ_DISPUTES
 
 if TYPE_CHECKING:
     from tools.context import ActionContext

@@ -16,7 +16,7 @@ from accounts.selectors import parse_month, spending_for_period
 from tools.catalog.base import ToolArgs, ToolSpec
 from tools.catalog.reads import MONTH_PATTERN, rows_traced
 from tools.catalog.rows import transaction_row
-from tools.catalog.scopes import READ_STATEMENTS
+from tools.scopes import READ_STATEMENTS
 
 if TYPE_CHECKING:
     from tools.context import ActionContext

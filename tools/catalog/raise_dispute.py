@@ -23,8 +23,8 @@ from tools.binding import Grant, bind_transaction
 from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.reads import AMOUNT_PATTERN
 from tools.catalog.rows import TRANSACTION
-from tools.catalog.scopes import OPEN_DISPUTES, READ_STATEMENTS
 from tools.grammar import DEFAULT_REASON, REASONS
+from tools.scopes import OPEN_DISPUTES, READ_STATEMENTS
 
 if TYPE_CHECKING:
     from tools.context import ActionContext

@@ -11,7 +11,7 @@ from pydantic import Field
 from accounts.selectors import cards_for_customer, statement_for_month, transactions_find
 from tools.catalog.base import ToolArgs, ToolSpec
 from tools.catalog.rows import card_row, transaction_row
-from tools.catalog.scopes import READ_CARDS, READ_STATEMENTS
+from tools.scopes import READ_CARDS, READ_STATEMENTS
 
 if TYPE_CHECKING:
     from tools.context import ActionContext

@@ -17,8 +17,8 @@ from accounts.services import card_unblock_check, card_unblock_own
 from tools.binding import Grant, Unbound, bind_card
 from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.rows import CARD
-from tools.catalog.scopes import READ_CARDS, UNBLOCK_CARDS
 from tools.grammar import Request
+from tools.scopes import READ_CARDS, UNBLOCK_CARDS
 
 if TYPE_CHECKING:
     from tools.context import ActionContext
