@@ -22,8 +22,7 @@ class DomainError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str | Promise, *, code: str | None = None,
-                 **params: Any) -> None:
+    def __init__(self, message: str | Promise, *, code: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.template = message
         self.params = params
@@ -36,8 +35,13 @@ class DomainError(Exception):
             return str(self.template)
         # A lazy value (an amount formatted for the language) is read now, too; a
         # lazy plural (ngettext_lazy) picks its form from its named number.
-        return str(self.template % {name: str(value) if isinstance(value, Promise) else value
-                                    for name, value in self.params.items()})
+        return str(
+            self.template
+            % {
+                name: str(value) if isinstance(value, Promise) else value
+                for name, value in self.params.items()
+            }
+        )
 
     @property
     def english(self) -> str:

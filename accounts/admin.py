@@ -98,14 +98,14 @@ class CardAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
     action_form = UnblockActionForm
     actions = ["unblock"]
 
     def has_unblock_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(UNBLOCK_PERMISSION)
 
-    @admin.action(description="Unblock the selected cards (write the note first)",
-                  permissions=["unblock"])
+    @admin.action(description="Unblock the selected cards (write the note first)", permissions=["unblock"])
     def unblock(self, request: HttpRequest, queryset: QuerySet[Card]) -> None:
         note = request.POST.get("note", "")
         for card in queryset:
@@ -114,8 +114,7 @@ class CardAdmin(admin.ModelAdmin):
             except DomainError as error:
                 self.message_user(request, f"{card}: {error.message}", messages.ERROR)
             else:
-                self.message_user(request, f"{card} is unblocked; your note is on record.",
-                                  messages.SUCCESS)
+                self.message_user(request, f"{card} is unblocked; your note is on record.", messages.SUCCESS)
 
 
 @admin.register(CardUnblock)

@@ -20,9 +20,7 @@ KZT = "KZT"
 
 
 class Customer(models.Model):
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="customer"
-    )
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="customer")
     full_name = models.CharField(max_length=200)
 
     def __str__(self) -> str:
@@ -31,9 +29,7 @@ class Customer(models.Model):
 
 class Account(models.Model):
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="accounts")
-    number = models.CharField(
-        max_length=34, unique=True, validators=[RegexValidator(r"^KZ[0-9A-Z]{10,32}$")]
-    )
+    number = models.CharField(max_length=34, unique=True, validators=[RegexValidator(r"^KZ[0-9A-Z]{10,32}$")])
     currency = models.CharField(max_length=3, default=KZT, editable=False)
     balance = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
 
@@ -62,8 +58,9 @@ class Card(models.Model):
     block_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     # Empty while active; a blocked card with no record of who blocked it counts
     # as the bank's block, which only staff may lift.
-    blocked_by = models.CharField(max_length=10, choices=BlockedBy.choices, blank=True,
-                                  default="", editable=False)
+    blocked_by = models.CharField(
+        max_length=10, choices=BlockedBy.choices, blank=True, default="", editable=False
+    )
 
     class Meta:
         constraints = [
@@ -100,9 +97,7 @@ class Transaction(models.Model):
     card = models.ForeignKey(
         Card, on_delete=models.PROTECT, related_name="transactions", null=True, blank=True
     )
-    reference = models.CharField(
-        max_length=20, unique=True, validators=[RegexValidator(r"^T-\d+$")]
-    )
+    reference = models.CharField(max_length=20, unique=True, validators=[RegexValidator(r"^T-\d+$")])
     posted_at = models.DateTimeField()
     amount = models.DecimalField(max_digits=14, decimal_places=2)
     # Both are written by the merchant, not the bank: external text (G6).
@@ -113,7 +108,10 @@ class Transaction(models.Model):
     # NULL where there is none (a transfer); NULL, not "", also lets SQLite add the
     # column in place, keeping the table's HourlyTotal triggers (migration 0004).
     mcc = models.CharField(  # noqa: DJ001
-        max_length=4, null=True, blank=True, validators=[RegexValidator(r"^\d{4}$")],
+        max_length=4,
+        null=True,
+        blank=True,
+        validators=[RegexValidator(r"^\d{4}$")],
         help_text="Merchant category code (ISO 18245), from the card network.",
     )
 
@@ -208,8 +206,11 @@ class CardUnblock(AppendOnlyModel):
     note = models.TextField(blank=True)
     # None: the card's owner unblocked it themselves.
     staff_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="card_unblocks",
-        null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="card_unblocks",
+        null=True,
+        blank=True,
     )
     # The idempotency key of the customer's confirmation that unblocked it: a
     # retry with the same key answers "unblocked" rather than "not blocked".

@@ -36,13 +36,11 @@ def to_amount(value: object) -> Decimal:
     "15 000 ₸" and "15000 KZT"; never a float. Raises InvalidInput otherwise.
     """
     if isinstance(value, float | bool):
-        raise InvalidInput(_("Give the amount as a decimal string, e.g. 15000.00."),
-                           code="invalid_amount")
+        raise InvalidInput(_("Give the amount as a decimal string, e.g. 15000.00."), code="invalid_amount")
     text = re.sub(rf"\s*{_CURRENCY}\s*$", "", str(value).strip(), flags=re.IGNORECASE)
     amount = _number(text.strip())
     if amount is None or not amount.is_finite():
-        raise InvalidInput(_("%(value)s is not an amount."), code="invalid_amount",
-                           value=repr(value))
+        raise InvalidInput(_("%(value)s is not an amount."), code="invalid_amount", value=repr(value))
     if amount <= 0:
         raise InvalidInput(_("The amount must be greater than zero."), code="invalid_amount")
     if amount != amount.quantize(CENT):
@@ -85,6 +83,7 @@ def kzt_text(value: object, language: str | None = None) -> str:
 
 # --- amounts in running text -------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class AmountMention:
     value: Decimal
@@ -101,13 +100,18 @@ class AmountMention:
 # (T-1004, D-…, P-…), card digits after a card word or a mask, account numbers,
 # phone numbers. They are blanked out (same length, so positions hold) first.
 _NOT_AMOUNTS = [
-    re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{1,2}:\d{2}\b"
-               # 03.10, 15.09: a day and a month; but "15.00" and "5.05 ₸" are amounts.
-               r"|(?<![\d.,])(?:0[1-9]\.(?:0[1-9]|1[0-2])|(?:[1-9]|[12]\d|3[01])\.0[1-9])\b"
-               rf"(?!\s*(?i:{_CURRENCY}|млн|тыс|тыщ|лям|k\b|m\b|mln|mn\b|million|thousand))"),
+    re.compile(
+        r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{1,2}:\d{2}\b"
+        # 03.10, 15.09: a day and a month; but "15.00" and "5.05 ₸" are amounts.
+        r"|(?<![\d.,])(?:0[1-9]\.(?:0[1-9]|1[0-2])|(?:[1-9]|[12]\d|3[01])\.0[1-9])\b"
+        rf"(?!\s*(?i:{_CURRENCY}|млн|тыс|тыщ|лям|k\b|m\b|mln|mn\b|million|thousand))"
+    ),
     re.compile(r"(?<![\w-])[TDPТ]-?\d{2,}\b", re.IGNORECASE),
-    re.compile(r"(?:••••|\*{2,4}|x{4}|ending(?: in)?|ends? (?:in|with)|card|карт\w*|"
-               r"(?:о|за)канчива\w*(?: на)?)\s*(?:•+\s*|\*+\s*)?\d{4}(?!\d|[.,]\d)", re.IGNORECASE),
+    re.compile(
+        r"(?:••••|\*{2,4}|x{4}|ending(?: in)?|ends? (?:in|with)|card|карт\w*|"
+        r"(?:о|за)канчива\w*(?: на)?)\s*(?:•+\s*|\*+\s*)?\d{4}(?!\d|[.,]\d)",
+        re.IGNORECASE,
+    ),
     re.compile(r"\bKZ[0-9A-Z]{10,32}\b", re.IGNORECASE),
     re.compile(r"(?:\+\d{1,3}[\s-]?)?\(?\d{3}\)?[\s-]\d{3}[\s-]?\d{2}[\s-]?\d{2}\b"),
 ]
@@ -125,8 +129,11 @@ _DIGITS = re.compile(
 )
 # «тысяч на двадцать», «тыщ на 20», «тысяч двадцать пять»: Russian says "about" by putting
 # the scale before the number.
-_SCALE_FIRST = re.compile(r"(?<!\d\s)(?<![\w\d])(?:тысяч|тыщ|тыс\.?)\s+(?:на\s+|под\s+)?"
-                          r"(?P<n>\d{1,3}(?![\d.,])|[а-яё]+(?:\s+[а-яё]+)?)", re.IGNORECASE)
+_SCALE_FIRST = re.compile(
+    r"(?<!\d\s)(?<![\w\d])(?:тысяч|тыщ|тыс\.?)\s+(?:на\s+|под\s+)?"
+    r"(?P<n>\d{1,3}(?![\d.,])|[а-яё]+(?:\s+[а-яё]+)?)",
+    re.IGNORECASE,
+)
 _CURRENCY_BEFORE = re.compile(rf"{_CURRENCY}$", re.IGNORECASE)
 _LONGEST_CURRENCY = 5  # "тенге", "tenge"
 
@@ -157,16 +164,23 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
     found: list[AmountMention] = []
     # «тысяч на двадцать», «тыщ на 20»: the scale first says "about" (20,000, give or take).
     for match in _SCALE_FIRST.finditer(blanked):
-        before = blanked[:match.start()].split()[-1:]
+        before = blanked[: match.start()].split()[-1:]
         if before and _word_value(before[0]) is not None:
             continue  # «восемь тысяч четыреста»: the scale in its place
         number = match["n"]
         value = Decimal(number) if number.isdigit() else _below_a_thousand(number)
         if value is None or not 1 <= value < 1000:
             continue
-        found.append(AmountMention((value * 1000).quantize(CENT), match.start(), match.end(),
-                                   in_words=not number.isdigit(), slack=Decimal(1000)))
-        blanked = blanked[:match.start()] + " " * (match.end() - match.start()) + blanked[match.end():]
+        found.append(
+            AmountMention(
+                (value * 1000).quantize(CENT),
+                match.start(),
+                match.end(),
+                in_words=not number.isdigit(),
+                slack=Decimal(1000),
+            )
+        )
+        blanked = blanked[: match.start()] + " " * (match.end() - match.start()) + blanked[match.end() :]
     read = blanked  # what the words reader sees: a scale read with digits ("15 тысяч") is read once
     for match in _DIGITS.finditer(blanked):
         raw = match["number"]
@@ -186,18 +200,21 @@ def amounts_in(text: str, *, min_bare: int = 10, years: bool = True) -> list[Amo
         if scale:
             decimals = len(re.split(r"[.,]", raw)[1]) if re.search(r"[.,]\d{1,2}$", raw) else 0
             unit = Decimal(1_000_000 if scale.startswith(("млн", "лям", "m")) else 1000)
-            slack = unit / (10 ** decimals) / 2
+            slack = unit / (10**decimals) / 2
             if match["approx"]:  # 74,000–75,000
-                value += unit / (10 ** decimals) / 2
-        found.append(AmountMention(value.quantize(CENT), match.start(), match.end(),
-                                   with_currency=currency, slack=slack))
-        read = read[:match.start()] + " " * (match.end() - match.start()) + read[match.end():]
+                value += unit / (10**decimals) / 2
+        found.append(
+            AmountMention(
+                value.quantize(CENT), match.start(), match.end(), with_currency=currency, slack=slack
+            )
+        )
+        read = read[: match.start()] + " " * (match.end() - match.start()) + read[match.end() :]
     found += _amounts_in_words(read)
     return sorted(found, key=lambda m: m.start)
 
 
 def _below_a_thousand(words: str) -> Decimal | None:
-    """"двадцать пять", "сто": a number under a thousand said in words, from the first
+    """ "двадцать пять", "сто": a number under a thousand said in words, from the first
     word on (the words after it that are not numbers are left), else None."""
     current = 0
     for word in words.split():
@@ -216,23 +233,75 @@ def amount_values(text: str, *, min_bare: int = 10) -> set[Decimal]:
 # --- numbers in words --------------------------------------------------------------
 
 _EN_UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
 }
 # Russian numerals by stem, so the cases read alike ("пятнадцать", "пятнадцати").
 _RU_STEMS = [
-    ("одиннадцат", 11), ("двенадцат", 12), ("тринадцат", 13), ("четырнадцат", 14),
-    ("пятнадцат", 15), ("шестнадцат", 16), ("семнадцат", 17), ("восемнадцат", 18),
-    ("девятнадцат", 19), ("двадцат", 20), ("тридцат", 30), ("сорок", 40), ("сорока", 40),
-    ("пятьдесят", 50), ("пятидесят", 50), ("шестьдесят", 60), ("шестидесят", 60),
-    ("семьдесят", 70), ("семидесят", 70), ("восемьдесят", 80), ("восьмидесят", 80),
-    ("девяност", 90), ("двест", 200), ("двухсот", 200), ("трист", 300), ("трехсот", 300),
-    ("четырест", 400), ("четырехсот", 400), ("пятьсот", 500), ("пятисот", 500),
-    ("шестьсот", 600), ("шестисот", 600), ("семьсот", 700), ("семисот", 700),
-    ("восемьсот", 800), ("восьмисот", 800), ("девятьсот", 900), ("девятисот", 900),
+    ("одиннадцат", 11),
+    ("двенадцат", 12),
+    ("тринадцат", 13),
+    ("четырнадцат", 14),
+    ("пятнадцат", 15),
+    ("шестнадцат", 16),
+    ("семнадцат", 17),
+    ("восемнадцат", 18),
+    ("девятнадцат", 19),
+    ("двадцат", 20),
+    ("тридцат", 30),
+    ("сорок", 40),
+    ("сорока", 40),
+    ("пятьдесят", 50),
+    ("пятидесят", 50),
+    ("шестьдесят", 60),
+    ("шестидесят", 60),
+    ("семьдесят", 70),
+    ("семидесят", 70),
+    ("восемьдесят", 80),
+    ("восьмидесят", 80),
+    ("девяност", 90),
+    ("двест", 200),
+    ("двухсот", 200),
+    ("трист", 300),
+    ("трехсот", 300),
+    ("четырест", 400),
+    ("четырехсот", 400),
+    ("пятьсот", 500),
+    ("пятисот", 500),
+    ("шестьсот", 600),
+    ("шестисот", 600),
+    ("семьсот", 700),
+    ("семисот", 700),
+    ("восемьсот", 800),
+    ("восьмисот", 800),
+    ("девятьсот", 900),
+    ("девятисот", 900),
     ("десят", 10),
 ]
 # Small numerals are whole words with their cases spelt out: as stems, "сем"
@@ -242,8 +311,10 @@ _RU_SMALL = {
     **dict.fromkeys(("два", "две", "двух", "двум"), 2),
     **dict.fromkeys(("три", "трех", "трем"), 3),
     **dict.fromkeys(("четыре", "четырех", "четырем"), 4),
-    **dict.fromkeys(("пять", "пяти"), 5), **dict.fromkeys(("шесть", "шести"), 6),
-    **dict.fromkeys(("семь", "семи"), 7), **dict.fromkeys(("восемь", "восьми"), 8),
+    **dict.fromkeys(("пять", "пяти"), 5),
+    **dict.fromkeys(("шесть", "шести"), 6),
+    **dict.fromkeys(("семь", "семи"), 7),
+    **dict.fromkeys(("восемь", "восьми"), 8),
     **dict.fromkeys(("девять", "девяти"), 9),
 }
 _RU_HUNDRED = ("сто", "ста")
@@ -301,7 +372,7 @@ def _amounts_in_words(text: str) -> Iterator[AmountMention]:
         current: Decimal | int = 0
         while index < len(words):
             word = words[index]
-            between = text[last_end:word.start()] if count else ""
+            between = text[last_end : word.start()] if count else ""
             if count and between.strip() not in ("", "-") and between.strip().lower() not in _JOINERS:
                 break
             if word.group(0).lower() in _JOINERS and count:
@@ -331,11 +402,13 @@ def _amounts_in_words(text: str) -> Iterator[AmountMention]:
         currency = _WORD_CURRENCY.match(text, last_end)
         if amount >= 100 or (currency and amount > 0):
             end = currency.end() if currency else last_end
-            yield AmountMention(amount.quantize(CENT), run_start, end, in_words=True,
-                                with_currency=bool(currency))
+            yield AmountMention(
+                amount.quantize(CENT), run_start, end, in_words=True, with_currency=bool(currency)
+            )
 
 
 # --- dates -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class DateMention:
@@ -348,39 +421,114 @@ class DateMention:
     end: int = 0
 
     def matches(self, day: date) -> bool:
-        return (day.month == self.month and (self.day is None or day.day == self.day)
-                and (self.year is None or day.year == self.year))
+        return (
+            day.month == self.month
+            and (self.day is None or day.day == self.day)
+            and (self.year is None or day.year == self.year)
+        )
 
 
 _EN_MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
-    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
-    "nov": 11, "december": 12, "dec": 12,
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
 }
-_RU_MONTHS = [("январ", 1), ("феврал", 2), ("март", 3), ("апрел", 4), ("ма[йяе]", 5),
-              ("июн", 6), ("июл", 7), ("август", 8), ("сентябр", 9), ("октябр", 10),
-              ("ноябр", 11), ("декабр", 12)]
+_RU_MONTHS = [
+    ("январ", 1),
+    ("феврал", 2),
+    ("март", 3),
+    ("апрел", 4),
+    ("ма[йяе]", 5),
+    ("июн", 6),
+    ("июл", 7),
+    ("август", 8),
+    ("сентябр", 9),
+    ("октябр", 10),
+    ("ноябр", 11),
+    ("декабр", 12),
+]
 _RU_MONTH_RE = "|".join(f"{stem}[а-я]{{0,3}}" for stem, _ in _RU_MONTHS)
 _MONTH_WORD = rf"(?:[a-z]{{3,9}}|{_RU_MONTH_RE})"
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # "1.2k" and "8,4к" are amounts, not the 1st of February.
-_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2}))?(?![\d.,]\d)"
-                     r"(?!\s?(?:k|к|тыс|тыщ|thousand)|[a-zа-я])", re.IGNORECASE)
-_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|-?го|-?е)?\s+(?:of\s+)?({_MONTH_WORD})\b"
-                        r"(?:,?\s+(\d{4}))?", re.IGNORECASE)
-_MONTH_DAY = re.compile(r"\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?",
-                        re.IGNORECASE)
+_DOTTED = re.compile(
+    r"(?<![\d.])(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2}))?(?![\d.,]\d)"
+    r"(?!\s?(?:k|к|тыс|тыщ|thousand)|[a-zа-я])",
+    re.IGNORECASE,
+)
+_DAY_MONTH = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th|-?го|-?е)?\s+(?:of\s+)?({_MONTH_WORD})\b"
+    r"(?:,?\s+(\d{4}))?",
+    re.IGNORECASE,
+)
+_MONTH_DAY = re.compile(r"\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?", re.IGNORECASE)
 _MONTH_ALONE = re.compile(rf"\b({_MONTH_WORD})\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
 # "the third of October", «третьего октября»: a day said as an ordinal word.
 _EN_ORDINALS = (
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-    "seventeenth", "eighteenth", "nineteenth", "twentieth")
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+)
 _RU_ORDINALS = (  # stems: «трет» of «третьего», «третье»
-    "перв", "втор", "трет", "четверт", "пят", "шест", "седьм", "восьм", "девят", "десят",
-    "одиннадцат", "двенадцат", "тринадцат", "четырнадцат", "пятнадцат", "шестнадцат",
-    "семнадцат", "восемнадцат", "девятнадцат", "двадцат")
+    "перв",
+    "втор",
+    "трет",
+    "четверт",
+    "пят",
+    "шест",
+    "седьм",
+    "восьм",
+    "девят",
+    "десят",
+    "одиннадцат",
+    "двенадцат",
+    "тринадцат",
+    "четырнадцат",
+    "пятнадцат",
+    "шестнадцат",
+    "семнадцат",
+    "восемнадцат",
+    "девятнадцат",
+    "двадцат",
+)
 
 
 def _ordinal_number(words: str) -> int | None:
@@ -398,9 +546,15 @@ def _ordinal_number(words: str) -> int | None:
     elif word in _EN_ORDINALS:
         number = _EN_ORDINALS.index(word) + 1
     else:
-        number = next((n for n, stem in enumerate(_RU_ORDINALS, start=1)
-                       if word.startswith(stem) and word[len(stem):] in (
-                           "ого", "ье", "ьего", "его", "ое", "ий", "ый")), 0)
+        number = next(
+            (
+                n
+                for n, stem in enumerate(_RU_ORDINALS, start=1)
+                if word.startswith(stem)
+                and word[len(stem) :] in ("ого", "ье", "ьего", "его", "ое", "ий", "ый")
+            ),
+            0,
+        )
         if word.startswith("трет") and word[4:] in ("ьего", "ье", "ий"):
             number = 3
     if not number or (tens and number > 9):
@@ -410,22 +564,38 @@ def _ordinal_number(words: str) -> int | None:
 
 _WORD_DAY_MONTH = re.compile(
     rf"(?:the\s+)?(?P<day>(?:(?:twenty|thirty|двадцать|тридцать)[\s-])?[a-zа-яё]+)\s+(?P<of>of\s+)?"
-    rf"(?P<month>{_MONTH_WORD})\b", re.IGNORECASE)
+    rf"(?P<month>{_MONTH_WORD})\b",
+    re.IGNORECASE,
+)
 _TENS = {"twenty", "thirty", "двадцать", "тридцать"}
 _EN_ORDINAL_WORD = re.compile(r"[a-z -]+$", re.IGNORECASE)
 _RELATIVE = {
-    "today": 0, "сегодня": 0, "сегодняшн": 0, "yesterday": 1, "вчера": 1, "вчерашн": 1,
-    "позавчера": 2, "позавчерашн": 2,
+    "today": 0,
+    "сегодня": 0,
+    "сегодняшн": 0,
+    "yesterday": 1,
+    "вчера": 1,
+    "вчерашн": 1,
+    "позавчера": 2,
+    "позавчерашн": 2,
 }
 # "this morning", "last night", «сегодня утром» is covered by «сегодня».
-_PARTS_OF_DAY = re.compile(r"\b(?P<before>(?:the )?day before yesterday)\b"
-                           r"|\b(?P<today>this (?:morning|afternoon|evening)|tonight|earlier today)\b"
-                           r"|\b(?P<yesterday>last night|yesterday (?:morning|evening|night))\b",
-                           re.IGNORECASE)
-_LAST_MONTH = re.compile(r"\b(?:last|previous|past) month\b|\bв прошлом месяце\b"
-                         r"|\bза прошлый месяц\b|\bпрошл\w+ месяц\w*\b", re.IGNORECASE)
-_THIS_MONTH = re.compile(r"\bthis month\b|\bв этом месяце\b|\bза этот месяц\b"
-                         r"|\bтекущ\w+ месяц\w*\b", re.IGNORECASE)
+_PARTS_OF_DAY = re.compile(
+    r"\b(?P<before>(?:the )?day before yesterday)\b"
+    r"|\b(?P<today>this (?:morning|afternoon|evening)|tonight|earlier today)\b"
+    r"|\b(?P<yesterday>last night|yesterday (?:morning|evening|night))\b",
+    re.IGNORECASE,
+)
+_LAST_MONTH = re.compile(
+    r"\b(?:last|previous|past) month\b|\bв прошлом месяце\b"
+    r"|\bза прошлый месяц\b|\bпрошл\w+ месяц\w*\b",
+    re.IGNORECASE,
+)
+_THIS_MONTH = re.compile(
+    r"\bthis month\b|\bв этом месяце\b|\bза этот месяц\b"
+    r"|\bтекущ\w+ месяц\w*\b",
+    re.IGNORECASE,
+)
 
 
 # "last Tuesday", "on Tue", "tuesday's", «во вторник», «в прошлую пятницу»: the latest such
@@ -436,23 +606,47 @@ _WEEKDAY = re.compile(
     r"(?:\b(?P<this>this|эт[оуи]\w*)\s+)?(?:\b(?:last|past|previous|прошл\w*)\s+)?"
     r"\b(?P<day>(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri)(?:day)?|saturday|sunday)(?:'s)?"
     r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]|"
-    r"воскресень[ея]|пятничн\w*|субботн\w*|воскресн\w*)\b", re.IGNORECASE)
+    r"воскресень[ея]|пятничн\w*|субботн\w*|воскресн\w*)\b",
+    re.IGNORECASE,
+)
 # "2 days ago", "a week ago", «3 дня назад», «неделю назад».
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-           "seven": 7, "один": 1, "одну": 1, "два": 2, "две": 2, "три": 3, "четыре": 4,
-           "пять": 5, "шесть": 6, "семь": 7}
-_DAYS_AGO = re.compile(r"(?:\b(?P<n>\d{1,2}|[a-zа-я]+)\s+)?(?P<unit>days?|weeks?|дн[яей]|день|"
-                       r"недел[ьюи]\w*)\s+(?:ago|назад)\b(?:\s+today\b)?", re.IGNORECASE)
+_COUNTS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "один": 1,
+    "одну": 1,
+    "два": 2,
+    "две": 2,
+    "три": 3,
+    "четыре": 4,
+    "пять": 5,
+    "шесть": 6,
+    "семь": 7,
+}
+_DAYS_AGO = re.compile(
+    r"(?:\b(?P<n>\d{1,2}|[a-zа-я]+)\s+)?(?P<unit>days?|weeks?|дн[яей]|день|"
+    r"недел[ьюи]\w*)\s+(?:ago|назад)\b(?:\s+today\b)?",
+    re.IGNORECASE,
+)
 # "on the 21st", "the 7th", «21-го», «21 числа»: that day of this month, or of the last
 # month when it is still ahead.
-_ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b"
-                          r"(?:\s+of\s+(?:the|this)\s+month\b|(?!\s+of\b))"
-                          r"|\b(?P<n2>\d{1,2})-?(?:го|е)?\s+числа\b|\b(?P<n3>\d{1,2})-го\b"
-                          # «десятого числа», «двадцать пятого числа», "the tenth of the month"
-                          r"|\b(?P<w>(?:(?:двадцать|тридцать)\s+)?[а-яё]+(?:ого|го))\s+числа\b"
-                          r"|\bthe\s+(?P<w2>(?:(?:twenty|thirty)[\s-])?[a-z]+)\s+of\s+(?:the|this)\s+"
-                          r"month\b",
-                          re.IGNORECASE)
+_ORDINAL_DAY = re.compile(
+    r"\b(?:on\s+)?the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?:\s+of\s+(?:the|this)\s+month\b|(?!\s+of\b))"
+    r"|\b(?P<n2>\d{1,2})-?(?:го|е)?\s+числа\b|\b(?P<n3>\d{1,2})-го\b"
+    # «десятого числа», «двадцать пятого числа», "the tenth of the month"
+    r"|\b(?P<w>(?:(?:двадцать|тридцать)\s+)?[а-яё]+(?:ого|го))\s+числа\b"
+    r"|\bthe\s+(?P<w2>(?:(?:twenty|thirty)[\s-])?[a-z]+)\s+of\s+(?:the|this)\s+"
+    r"month\b",
+    re.IGNORECASE,
+)
 
 
 def _weekday_number(word: str) -> int:
@@ -525,13 +719,12 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
             add(DateMention(named, int(m[1]), int(m[3]) if m[3] else None, m.start(), m.end()))
     for word in _WORD.finditer(text):  # each word may start one: matches may overlap
         spelt = _WORD_DAY_MONTH.match(text, word.start())
-        before = text[:word.start()].split()[-1:]
+        before = text[: word.start()].split()[-1:]
         if before and before[0].lower() in _TENS:
             continue  # «тридцать второго»: the whole number, or none
         if spelt and not spelt["of"] and _EN_ORDINAL_WORD.match(spelt["day"]):
             continue  # "the second October payment" is a position; "the second of October" a day
-        if spelt and (named := month_number(spelt["month"])) and (
-                number := _ordinal_number(spelt["day"])):
+        if spelt and (named := month_number(spelt["month"])) and (number := _ordinal_number(spelt["day"])):
             add(DateMention(named, number, None, spelt.start(), spelt.end()))
     for m in _MONTH_DAY.finditer(text):
         named = month_number(m[1])
@@ -542,7 +735,7 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         add(DateMention(then.month, then.day, then.year, m.start(), m.end()))
     for word in _WORD.finditer(text):
         lowered = word.group(0).lower()
-        if re.search(r"\b(?:ago|назад)\s+$", text[:word.start()], re.IGNORECASE):
+        if re.search(r"\b(?:ago|назад)\s+$", text[: word.start()], re.IGNORECASE):
             continue  # "a week ago today" is a week ago (_DAYS_AGO)
         for stem, days in _RELATIVE.items():
             if lowered == stem or (stem.endswith("н") and lowered.startswith(stem)):
@@ -579,9 +772,10 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
         named = month_number(m[1])
         if named is None:
             continue
-        before = text[:m.start()].split()[-1:]
+        before = text[: m.start()].split()[-1:]
         if m[1].lower() in ("may", "march", "mar") and not (
-                m[2] or (before and before[0].lower() in _MONTH_PREPOSITIONS)):
+            m[2] or (before and before[0].lower() in _MONTH_PREPOSITIONS)
+        ):
             continue
         add(DateMention(named, None, int(m[2]) if m[2] else None, m.start(), m.end()))
     return sorted(found, key=lambda d: d.start)
@@ -591,19 +785,27 @@ def dates_in(text: str, *, today: date) -> list[DateMention]:
 _WEEKS = re.compile(
     r"\b(?:(?P<this>this|current|эт[оуиа]\w*|текущ\w*)|(?P<last>last|past|previous|прошл\w*"
     r"|предыдущ\w*))?\s*(?:(?P<week>week|недел[еяюи])|(?P<weekend>weekend|выходн(?:ые|ых)))"
-    r"(?:'s)?\b", re.IGNORECASE)
+    r"(?:'s)?\b",
+    re.IGNORECASE,
+)
 
 
 # "Tuesday last week", «во вторник на прошлой неделе», "last week on Friday": that day of
 # the calendar week before this one.
-_WEEKDAY_WORD = (r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri)(?:day)?|saturday|sunday"
-                 r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]"
-                 r"|воскресень[ея])")
-_LAST_WEEK = (r"(?:(?:of|from|на)\s+)?(?:the\s+)?(?:last|previous|past|прошл\w*|предыдущ\w*)"
-              r"\s+(?:week|недел[еяюи])(?:'s)?")
+_WEEKDAY_WORD = (
+    r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri)(?:day)?|saturday|sunday"
+    r"|понедельник\w*|вторник\w*|сред[ауые]|четверг\w*|пятниц[ауые]|суббот[ауые]"
+    r"|воскресень[ея])"
+)
+_LAST_WEEK = (
+    r"(?:(?:of|from|на)\s+)?(?:the\s+)?(?:last|previous|past|прошл\w*|предыдущ\w*)"
+    r"\s+(?:week|недел[еяюи])(?:'s)?"
+)
 _WEEKDAY_LAST_WEEK = re.compile(
     rf"\b(?:(?:on|во?)\s+)?(?P<d1>{_WEEKDAY_WORD})\s+(?:on\s+)?{_LAST_WEEK}\b"
-    rf"|\b{_LAST_WEEK}\s+(?:(?:on|во?)\s+)?(?P<d2>{_WEEKDAY_WORD})\b", re.IGNORECASE)
+    rf"|\b{_LAST_WEEK}\s+(?:(?:on|во?)\s+)?(?P<d2>{_WEEKDAY_WORD})\b",
+    re.IGNORECASE,
+)
 
 
 # "in the summer", «летом», «летний заказ», "last autumn": the latest such season begun.
@@ -613,9 +815,21 @@ _SEASONS = re.compile(
     r"\b(?:(?:in|over|during)\s+(?:the\s+)?|(?:this|last|past)\s+)(?P<season>summer|autumn"
     r"|fall|winter|spring)\b"
     r"|\b(?:(?:этим|прошлым)\s+)?(?P<ru>лет(?:ом|н\w+)|осен(?:ью|н\w+)|зим(?:ой|н\w+)|весной"
-    r"|весенн\w+)\b", re.IGNORECASE)
-_SEASON_MONTHS = {"summer": 6, "лет": 6, "autumn": 9, "fall": 9, "осен": 9, "winter": 12,
-                  "зим": 12, "spring": 3, "весн": 3, "весен": 3}
+    r"|весенн\w+)\b",
+    re.IGNORECASE,
+)
+_SEASON_MONTHS = {
+    "summer": 6,
+    "лет": 6,
+    "autumn": 9,
+    "fall": 9,
+    "осен": 9,
+    "winter": 12,
+    "зим": 12,
+    "spring": 3,
+    "весн": 3,
+    "весен": 3,
+}
 
 
 def _season_days(word: str, today: date) -> tuple[date, ...]:
@@ -640,7 +854,7 @@ def weeks_in(text: str, *, today: date) -> list[tuple[int, int, tuple[date, ...]
     for m in _WEEKDAY_LAST_WEEK.finditer(text):
         day = monday - timedelta(days=7) + timedelta(days=_weekday_number(m["d1"] or m["d2"]))
         found.append((m.start(), m.end(), (day,)))
-        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+        text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     for m in _SEASONS.finditer(text):
         found.append((m.start(), m.end(), _season_days(m["season"] or m["ru"], today)))
     for m in _WEEKS.finditer(text):
@@ -657,8 +871,7 @@ def weeks_in(text: str, *, today: date) -> list[tuple[int, int, tuple[date, ...]
             else:  # the last whole or begun weekend; "last weekend" may be the one before too
                 latest = saturday if saturday <= today else saturday - timedelta(days=7)
                 weekends = [latest] + ([latest - timedelta(days=7)] if m["last"] else [])
-            days = tuple(sorted(d for sat in weekends for d in (sat, sat + timedelta(days=1))
-                                if d <= today))
+            days = tuple(sorted(d for sat in weekends for d in (sat, sat + timedelta(days=1)) if d <= today))
         if days:
             found.append((m.start(), m.end(), days))
     return found

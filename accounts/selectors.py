@@ -51,13 +51,22 @@ class Month:
 def parse_month(value: str) -> Month:
     match = _MONTH.match(value.strip()) if isinstance(value, str) else None
     if not match or not 1 <= int(match.group(2)) <= 12:
-        raise InvalidInput(_("%(value)s is not a month; write it as YYYY-MM, for example "
-                             "2026-10."), code="invalid_month", value=repr(value))
+        raise InvalidInput(
+            _("%(value)s is not a month; write it as YYYY-MM, for example 2026-10."),
+            code="invalid_month",
+            value=repr(value),
+        )
     if not FIRST_YEAR <= int(match.group(1)) <= LAST_YEAR:
-        raise InvalidInput(_("%(value)s is out of range; write a month from %(first)s-01 to "
-                             "%(last)s-12 as YYYY-MM, for example 2026-10."),
-                           code="invalid_month", value=repr(value), first=FIRST_YEAR,
-                           last=LAST_YEAR)
+        raise InvalidInput(
+            _(
+                "%(value)s is out of range; write a month from %(first)s-01 to "
+                "%(last)s-12 as YYYY-MM, for example 2026-10."
+            ),
+            code="invalid_month",
+            value=repr(value),
+            first=FIRST_YEAR,
+            last=LAST_YEAR,
+        )
     return Month(int(match.group(1)), int(match.group(2)))
 
 
@@ -91,10 +100,16 @@ def statement_for_month(
     count, total, account_ids = _month_totals(customer, start, end)
     pages = max(1, -(-count // page_size))
     if page > pages:
-        raise InvalidInput(ngettext_lazy(
-            "The statement for %(month)s has %(pages)s page; ask for a page from 1 to %(pages)s.",
-            "The statement for %(month)s has %(pages)s pages; ask for a page from 1 to "
-            "%(pages)s.", "pages"), code="invalid_page", month=str(parsed), pages=pages)
+        raise InvalidInput(
+            ngettext_lazy(
+                "The statement for %(month)s has %(pages)s page; ask for a page from 1 to %(pages)s.",
+                "The statement for %(month)s has %(pages)s pages; ask for a page from 1 to %(pages)s.",
+                "pages",
+            ),
+            code="invalid_page",
+            month=str(parsed),
+            pages=pages,
+        )
     rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
     window = _month_page(rows, account_ids, offset=(page - 1) * page_size, limit=page_size + 1)
     return Statement(
@@ -111,8 +126,13 @@ def statement_for_month(
 def latest_month_before(*, customer: Customer, month: Month) -> Month | None:
     """The newest month before ``month`` in which the customer has a transaction."""
     start, _ = month.bounds()
-    newest = (customer_transactions(customer=customer).filter(posted_at__lt=start)
-              .order_by("-posted_at").values_list("posted_at", flat=True).first())
+    newest = (
+        customer_transactions(customer=customer)
+        .filter(posted_at__lt=start)
+        .order_by("-posted_at")
+        .values_list("posted_at", flat=True)
+        .first()
+    )
     if newest is None:
         return None
     day = timezone.localdate(newest)
@@ -123,9 +143,7 @@ def _hour_floor(moment: datetime) -> datetime:
     return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
 
 
-def _month_totals(
-    customer: Customer, start: datetime, end: datetime
-) -> tuple[int, Decimal, list[int]]:
+def _month_totals(customer: Customer, start: datetime, end: datetime) -> tuple[int, Decimal, list[int]]:
     """The exact count and total of [start, end), and which of the customer's
     accounts have rows in it, without reading those rows: sums of the hourly
     totals the database keeps (at most ~745 per account), so a month of 86,400
@@ -140,9 +158,7 @@ def _month_totals(
     inner_end = _hour_floor(end)
     count, total_minor, total, accounts = 0, 0, Decimal("0.00"), set()
     for hours in (
-        HourlyTotal.objects.filter(
-            account__customer=customer, hour__gte=inner_start, hour__lt=inner_end
-        )
+        HourlyTotal.objects.filter(account__customer=customer, hour__gte=inner_start, hour__lt=inner_end)
         .values("account_id")
         .annotate(count=Sum("count"), total_minor=Sum("total_minor"))
         .order_by()
@@ -183,20 +199,22 @@ def _month_page(
         return []
     if len(account_ids) == 1:
         return list(ordered.filter(account_id=account_ids[0])[offset : offset + limit])
-    heads = [list(ordered.filter(account_id=account_id)[: offset + limit])
-             for account_id in account_ids]
+    heads = [list(ordered.filter(account_id=account_id)[: offset + limit]) for account_id in account_ids]
     merged = heapq.merge(*heads, key=lambda row: (row.posted_at, row.pk))
     return list(islice(merged, offset, offset + limit))
 
 
 def transaction_get(*, customer: Customer, reference: str) -> Transaction:
     try:
-        return customer_transactions(customer=customer).select_related("card").get(
-            reference=str(reference).strip().upper()
+        return (
+            customer_transactions(customer=customer)
+            .select_related("card")
+            .get(reference=str(reference).strip().upper())
         )
     except Transaction.DoesNotExist:
-        raise NotFound(_("There is no transaction %(reference)s on your account."),
-                       reference=reference) from None
+        raise NotFound(
+            _("There is no transaction %(reference)s on your account."), reference=reference
+        ) from None
 
 
 def transactions_find(
@@ -226,12 +244,13 @@ def card_get(*, customer: Customer, last4: str) -> Card:
     try:
         return Card.objects.get(account__customer=customer, last4=str(last4).strip())
     except Card.DoesNotExist:
-        raise NotFound(_("There is no card ending in %(last4)s on your account."),
-                       last4=last4) from None
+        raise NotFound(_("There is no card ending in %(last4)s on your account."), last4=last4) from None
     except Card.MultipleObjectsReturned:  # two accounts, same last four
-        raise InvalidInput(_("More than one of your cards ends in %(last4)s; block it from the "
-                             "card list."), code="ambiguous_card", last4=last4) from None
-
+        raise InvalidInput(
+            _("More than one of your cards ends in %(last4)s; block it from the card list."),
+            code="ambiguous_card",
+            last4=last4,
+        ) from None
 
 
 def accounts_for_customer(*, customer: Customer) -> list[Account]:
@@ -267,15 +286,23 @@ def spending_for_period(
     limit: int = 10,
 ) -> Spending:
     if last < first:
-        raise InvalidInput(_("The period ends (%(last)s) before it starts (%(first)s)."),
-                           code="invalid_period", last=last, first=first)
+        raise InvalidInput(
+            _("The period ends (%(last)s) before it starts (%(first)s)."),
+            code="invalid_period",
+            last=last,
+            first=first,
+        )
     if (last - first).days >= LONGEST_PERIOD_DAYS:
-        raise InvalidInput(_("Ask about at most %(days)s days at a time."),
-                           code="invalid_period", days=LONGEST_PERIOD_DAYS)
+        raise InvalidInput(
+            _("Ask about at most %(days)s days at a time."), code="invalid_period", days=LONGEST_PERIOD_DAYS
+        )
     if category is not None and category not in CATEGORIES:
-        raise InvalidInput(_("%(category)s is not a category; use one of %(categories)s."),
-                           code="invalid_category", category=repr(category),
-                           categories=", ".join(CATEGORIES))
+        raise InvalidInput(
+            _("%(category)s is not a category; use one of %(categories)s."),
+            code="invalid_category",
+            category=repr(category),
+            categories=", ".join(CATEGORIES),
+        )
     tz = timezone.get_current_timezone()
     start = datetime.combine(first, time.min, tzinfo=tz)
     end = datetime.combine(last + timedelta(days=1), time.min, tzinfo=tz)

@@ -52,18 +52,30 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
         if reversal is not None:
             # A late retry of a block that was since reversed must not block
             # the card again behind the back of whoever unblocked it.
-            raise Conflict(_("This block was carried out and later reversed by support staff; "
-                             "ask for a new block if the card should be blocked again.")
-                           if reversal.staff_user_id else
-                           _("This block was carried out and later reversed in the chat; "
-                             "ask for a new block if the card should be blocked again."),
-                           code="block_reversed")
+            raise Conflict(
+                _(
+                    "This block was carried out and later reversed by support staff; "
+                    "ask for a new block if the card should be blocked again."
+                )
+                if reversal.staff_user_id
+                else _(
+                    "This block was carried out and later reversed in the chat; "
+                    "ask for a new block if the card should be blocked again."
+                ),
+                code="block_reversed",
+            )
         if Card.objects.filter(block_key=idempotency_key).exists():
-            raise Conflict(_("This confirmation was already used to block another card; "
-                             "ask the assistant to prepare the new block."),
-                           code="idempotency_key_reused")
+            raise Conflict(
+                _(
+                    "This confirmation was already used to block another card; "
+                    "ask the assistant to prepare the new block."
+                ),
+                code="idempotency_key_reused",
+            )
         changed = Card.objects.filter(pk=card.pk, status=Card.Status.ACTIVE).update(
-            status=Card.Status.BLOCKED, blocked_at=timezone.now(), block_key=idempotency_key,
+            status=Card.Status.BLOCKED,
+            blocked_at=timezone.now(),
+            block_key=idempotency_key,
             blocked_by=Card.BlockedBy.CUSTOMER,
         )
         card.refresh_from_db()
@@ -76,8 +88,12 @@ class CardUnblockResult:
     changed: bool  # False when the card was already active: a clear no-op
 
     def as_dict(self) -> dict[str, str | bool]:
-        return {"card": self.card.last4, "label": self.card.masked, "status": "active",
-                "changed": self.changed}
+        return {
+            "card": self.card.last4,
+            "label": self.card.masked,
+            "status": "active",
+            "changed": self.changed,
+        }
 
 
 def card_unblock_check(*, card: Card) -> None:
@@ -85,13 +101,17 @@ def card_unblock_check(*, card: Card) -> None:
     if card.status != Card.Status.BLOCKED:
         raise RuleViolation(NOT_BLOCKED, code="card_not_blocked", card=card.masked)
     if card.blocked_by != Card.BlockedBy.CUSTOMER:
-        raise RuleViolation(_("Card %(card)s was blocked by the bank, so only the bank can "
-                              "unblock it: please call support or visit a branch."),
-                            code="card_blocked_by_bank", card=card.masked)
+        raise RuleViolation(
+            _(
+                "Card %(card)s was blocked by the bank, so only the bank can "
+                "unblock it: please call support or visit a branch."
+            ),
+            code="card_blocked_by_bank",
+            card=card.masked,
+        )
 
 
-def card_unblock_own(*, customer: Customer, last4: str,
-                     idempotency_key: uuid.UUID) -> CardUnblockResult:
+def card_unblock_own(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) -> CardUnblockResult:
     """Unblock one of the customer's cards that they blocked themselves.
 
     A block the bank made stays (only staff lift it, ``card_unblock``). The
@@ -106,14 +126,20 @@ def card_unblock_own(*, customer: Customer, last4: str,
         if done is not None and done.card_id == card.pk:
             return CardUnblockResult(card=card, changed=True)  # a retry of the call that did it
         if done is not None:
-            raise Conflict(_("This confirmation was already used to unblock another card; "
-                             "ask the assistant to prepare the new unblock."),
-                           code="idempotency_key_reused")
+            raise Conflict(
+                _(
+                    "This confirmation was already used to unblock another card; "
+                    "ask the assistant to prepare the new unblock."
+                ),
+                code="idempotency_key_reused",
+            )
         if card.status == Card.Status.ACTIVE:
             return CardUnblockResult(card=card, changed=False)
         card_unblock_check(card=card)
         unblocked = Card.objects.filter(
-            pk=card.pk, status=Card.Status.BLOCKED, blocked_by=Card.BlockedBy.CUSTOMER,
+            pk=card.pk,
+            status=Card.Status.BLOCKED,
+            blocked_by=Card.BlockedBy.CUSTOMER,
             block_key=card.block_key,
         ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None, blocked_by="")
         if not unblocked:  # changed since it was read: read it again and say what it is
@@ -121,11 +147,15 @@ def card_unblock_own(*, customer: Customer, last4: str,
             if card.status == Card.Status.ACTIVE:
                 return CardUnblockResult(card=card, changed=False)
             card_unblock_check(card=card)
-            raise Conflict(_("Card %(card)s changed while it was being unblocked; ask again."),
-                           code="card_changed", card=card.masked)
+            raise Conflict(
+                _("Card %(card)s changed while it was being unblocked; ask again."),
+                code="card_changed",
+                card=card.masked,
+            )
         assert card.blocked_at is not None  # blocked: the card_blocked_at_matches_status constraint
-        record = CardUnblock(card=card, blocked_at=card.blocked_at, block_key=card.block_key,
-                             unblock_key=idempotency_key)
+        record = CardUnblock(
+            card=card, blocked_at=card.blocked_at, block_key=card.block_key, unblock_key=idempotency_key
+        )
         record.full_clean()
         record.save()
         card.refresh_from_db()
@@ -134,10 +164,12 @@ def card_unblock_own(*, customer: Customer, last4: str,
 
 # --- staff actions -------------------------------------------------------------
 
+
 def staff_check(user: Any, permission: str, refusal: str) -> None:
     """Staff services re-check who acts, whatever the caller checked already."""
-    if not (getattr(user, "is_active", False) and getattr(user, "is_staff", False)
-            and user.has_perm(permission)):
+    if not (
+        getattr(user, "is_active", False) and getattr(user, "is_staff", False) and user.has_perm(permission)
+    ):
         raise NotPermitted(refusal)
 
 
@@ -147,8 +179,9 @@ def note_clean(note: object, missing: str) -> str:
     if not text:
         raise InvalidInput(missing, code="note_required")
     if len(text) > MAX_NOTE_LENGTH:
-        raise InvalidInput(f"The note is too long; keep it under {MAX_NOTE_LENGTH} characters.",
-                           code="note_too_long")
+        raise InvalidInput(
+            f"The note is too long; keep it under {MAX_NOTE_LENGTH} characters.", code="note_too_long"
+        )
     return text
 
 
@@ -162,21 +195,29 @@ def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
     record one unblock.
     """
     staff_check(staff_user, UNBLOCK_PERMISSION, "Only support staff may unblock a card.")
-    note = note_clean(note, "Write a note saying why you unblock this card; it goes on the "
-                            "record with your name.")
+    note = note_clean(
+        note, "Write a note saying why you unblock this card; it goes on the record with your name."
+    )
     with transaction.atomic():
         current = Card.objects.get(pk=card.pk)
         unblocked = 0
         if current.status == Card.Status.BLOCKED:
             unblocked = Card.objects.filter(
-                pk=card.pk, status=Card.Status.BLOCKED, block_key=current.block_key,
+                pk=card.pk,
+                status=Card.Status.BLOCKED,
+                block_key=current.block_key,
                 blocked_at=current.blocked_at,
             ).update(status=Card.Status.ACTIVE, blocked_at=None, block_key=None, blocked_by="")
         if not unblocked:
             raise Conflict(NOT_BLOCKED, code="card_not_blocked", card=current.masked)
         assert current.blocked_at is not None  # blocked, as card_blocked_at_matches_status holds
-        record = CardUnblock(card=current, note=note, staff_user=staff_user,
-                             blocked_at=current.blocked_at, block_key=current.block_key)
+        record = CardUnblock(
+            card=current,
+            note=note,
+            staff_user=staff_user,
+            blocked_at=current.blocked_at,
+            block_key=current.block_key,
+        )
         record.full_clean()
         record.save()
     card.refresh_from_db()

@@ -23,9 +23,11 @@ from typing import Any
 # the supplement), BOM, interlinear annotation marks, shorthand and musical format
 # controls. The statement page, the chat, admin and the lab show each (``reveal_hidden``);
 # the grammar, the answer check and every reader strip them (``HIDDEN_RE``).
-_INVISIBLE = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-              "\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
-              "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0100-\U000e01ef")
+_INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0100-\U000e01ef"
+)
 INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 # Unicode "tag" characters mirror ASCII at U+E0000 + code point ("ASCII smuggling").
 _TAGS = "\U000e0000-\U000e007f"

@@ -39,17 +39,31 @@ class ConversationAdmin(ReadOnlyAdmin):
 class MessageAdmin(ReadOnlyAdmin):
     list_display = ["conversation", "role", "created_at", "flagged"]
     list_filter = ["role"]
-    readonly_fields = ["conversation", "role", "text", "ui_action", "payload",
-                       "client_message_id", "flagged", "created_at"]
+    readonly_fields = [
+        "conversation",
+        "role",
+        "text",
+        "ui_action",
+        "payload",
+        "client_message_id",
+        "flagged",
+        "created_at",
+    ]
 
 
 @admin.register(Dispute)
 class DisputeTrailAdmin(DisputeAdmin):
     """The dispute page with its trail: the chat and the trace that led to it."""
 
-    def render_change_form(self, request: HttpRequest, context: dict[str, Any], add: bool = False,
-                           change: bool = False, form_url: str = "", obj: Dispute | None = None
-                           ) -> HttpResponse:
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Dispute | None = None,
+    ) -> HttpResponse:
         if obj is not None:
             context["trail"] = dispute_trail(dispute=obj)
         return super().render_change_form(request, context, add, change, form_url, obj)

@@ -132,14 +132,17 @@ def run_turn(
     worker is shutting down), ends the turn before its next model call with
     ``TurnStopped``: what was stored stays, and the customer can retry."""
     config = settings.BANKBOT_MODEL_CONFIG
-    mandate = turn_mandate(conversation, customer_message,
-                           extractor=(client or client_for(config)) if (
-                               settings.BANKBOT_MANDATE_EXTRACTOR == "model"
-                               and not config.is_offline) else None, model=config.model)
+    mandate = turn_mandate(
+        conversation,
+        customer_message,
+        extractor=(client or client_for(config))
+        if (settings.BANKBOT_MANDATE_EXTRACTOR == "model" and not config.is_offline)
+        else None,
+        model=config.model,
+    )
     ctx = action_context_for(user, conversation, mandate=mandate)
     ctx.spent.update(proposals_spending(ctx, since=customer_message))
-    if turn_config.answer_clicks and (
-            click := selected_call(ctx, customer_message)) is not None:
+    if turn_config.answer_clicks and (click := selected_call(ctx, customer_message)) is not None:
         return _answer_click(conversation, ctx, click, on_event)
     harness = turn_config.harness(ctx, _sources_seen(conversation))
     check_output = turn_config.check_output
@@ -161,53 +164,97 @@ def run_turn(
             tool_calls = reply.tool_calls or []
             if not tool_calls:
                 if not (reply.content or "").strip():
-                    raise TurnFailed("empty_reply", _("The assistant returned an empty answer. "
-                                                      "Your message is saved; press Retry."))
+                    raise TurnFailed(
+                        "empty_reply",
+                        _("The assistant returned an empty answer. Your message is saved; press Retry."),
+                    )
                 if gate is None:
-                    return _finish(conversation, reply.content or "", ctx, on_event,
-                                   check_output)
+                    return _finish(conversation, reply.content or "", ctx, on_event, check_output)
                 if rest := gate.finish():
                     on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=rest))
                 return _finish_streamed(conversation, gate, ctx, on_event)
             messages.append(_store_tool_calls(conversation, reply.content or "", tool_calls))
             for call in tool_calls:
                 messages.append(_run_tool(conversation, harness, call, on_event))
-        raise TurnFailed("step_cap", _("The assistant could not finish this request in "
-                                       "%(steps)s steps, so it stopped. Nothing was changed; "
-                                       "try asking more simply.") % {"steps": MAX_TOOL_STEPS})
+        raise TurnFailed(
+            "step_cap",
+            _(
+                "The assistant could not finish this request in "
+                "%(steps)s steps, so it stopped. Nothing was changed; "
+                "try asking more simply."
+            )
+            % {"steps": MAX_TOOL_STEPS},
+        )
     except TurnFailed as failure:
         return _fail(conversation, ctx, failure.code, failure.message, on_event)
     except openai.LengthFinishReasonError:
         # The SDK's stream state raises these two itself; they are not APIErrors.
-        return _fail(conversation, ctx, "model_truncated", _(
-            "The assistant's answer was cut off before it finished. Your message is saved; "
-            "press Retry, or ask for less at once."), on_event)
+        return _fail(
+            conversation,
+            ctx,
+            "model_truncated",
+            _(
+                "The assistant's answer was cut off before it finished. Your message is saved; "
+                "press Retry, or ask for less at once."
+            ),
+            on_event,
+        )
     except openai.ContentFilterFinishReasonError:
-        return _fail(conversation, ctx, "model_filtered", _(
-            "The assistant's service withheld its answer. Your message is saved; press Retry, "
-            "or put the question another way."), on_event)
+        return _fail(
+            conversation,
+            ctx,
+            "model_filtered",
+            _(
+                "The assistant's service withheld its answer. Your message is saved; press Retry, "
+                "or put the question another way."
+            ),
+            on_event,
+        )
     except openai.APITimeoutError:
-        return _fail(conversation, ctx, "model_timeout", _(
-            "The assistant took too long to answer. Your message is saved; press Retry."),
-            on_event)
+        return _fail(
+            conversation,
+            ctx,
+            "model_timeout",
+            _("The assistant took too long to answer. Your message is saved; press Retry."),
+            on_event,
+        )
     except openai.APIConnectionError:
-        return _fail(conversation, ctx, "model_unreachable", _(
-            "The assistant could not be reached. Your message is saved; press Retry."),
-            on_event)
+        return _fail(
+            conversation,
+            ctx,
+            "model_unreachable",
+            _("The assistant could not be reached. Your message is saved; press Retry."),
+            on_event,
+        )
     except openai.APIStatusError as error:
-        return _fail(conversation, ctx, "model_error", _(
-            "The assistant's service answered with an error (HTTP %(status)s). Your message "
-            "is saved; press Retry.") % {"status": error.status_code}, on_event)
+        return _fail(
+            conversation,
+            ctx,
+            "model_error",
+            _(
+                "The assistant's service answered with an error (HTTP %(status)s). Your message "
+                "is saved; press Retry."
+            )
+            % {"status": error.status_code},
+            on_event,
+        )
     except (openai.APIError, ValueError) as error:  # malformed stream or payload
         log.warning("model failure: %s", error)
-        return _fail(conversation, ctx, "model_error", _(
-            "The assistant's answer could not be read. Your message is saved; press Retry."),
-            on_event)
+        return _fail(
+            conversation,
+            ctx,
+            "model_error",
+            _("The assistant's answer could not be read. Your message is saved; press Retry."),
+            on_event,
+        )
 
 
-def _answer_click(conversation: Conversation, ctx: ActionContext,
-                  click: ChatCompletionMessageFunctionToolCall | DomainError,
-                  on_event: Callable[[TurnEvent], None]) -> Message:
+def _answer_click(
+    conversation: Conversation,
+    ctx: ActionContext,
+    click: ChatCompletionMessageFunctionToolCall | DomainError,
+    on_event: Callable[[TurnEvent], None],
+) -> Message:
     """A click on a row's button (bankbot/selection.py): its one call, through a
     harness that has read nothing (no text shaped it), then a line — no model."""
     if isinstance(click, DomainError):
@@ -222,21 +269,37 @@ def _answer_click(conversation: Conversation, ctx: ActionContext,
     _store_tool_calls(conversation, "", [click])
     _run_tool(conversation, GuardedHarness(ctx, []), click, seen)
     answer = answers[-1] if answers else {}
-    return _finish(conversation, selection_answer(
-        answer.get("status") == OutcomeStatus.AWAITING_CONFIRMATION,
-        str((answer.get("error") or {}).get("message", ""))), ctx, on_event)
+    return _finish(
+        conversation,
+        selection_answer(
+            answer.get("status") == OutcomeStatus.AWAITING_CONFIRMATION,
+            str((answer.get("error") or {}).get("message", "")),
+        ),
+        ctx,
+        on_event,
+    )
 
 
-def turn_mandate(conversation: Conversation, customer_message: Message, *,
-                 extractor: openai.OpenAI | None = None, model: str = "") -> Mandate:
+def turn_mandate(
+    conversation: Conversation,
+    customer_message: Message,
+    *,
+    extractor: openai.OpenAI | None = None,
+    model: str = "",
+) -> Mandate:
     """The mandate of this turn: the message it answers (or the click), and nothing
     older — a request made earlier does not authorise this turn's writes (G7)."""
     source = f"message:{customer_message.pk}"
-    mandate = mandate_for(customer=conversation.customer, text=customer_message.text,
-                          ui_action=customer_message.ui_action, source=source)
+    mandate = mandate_for(
+        customer=conversation.customer,
+        text=customer_message.text,
+        ui_action=customer_message.ui_action,
+        source=source,
+    )
     if extractor is not None and not customer_message.ui_action:
-        mandate = mandate_with_model(extractor, model, customer_message.text, mandate,
-                                     customer=conversation.customer, source=source)
+        mandate = mandate_with_model(
+            extractor, model, customer_message.text, mandate, customer=conversation.customer, source=source
+        )
     return mandate
 
 
@@ -250,8 +313,10 @@ def _release_connection() -> None:
 
 
 def _system_message() -> ChatCompletionSystemMessageParam:
-    return {"role": "system", "content": SYSTEM_PROMPT.format(
-        today=timezone.localdate().isoformat(), external_note=EXTERNAL_NOTE)}
+    return {
+        "role": "system",
+        "content": SYSTEM_PROMPT.format(today=timezone.localdate().isoformat(), external_note=EXTERNAL_NOTE),
+    }
 
 
 def history_for_model(conversation: Conversation) -> list[ChatCompletionMessageParam]:
@@ -264,14 +329,14 @@ def history_for_model(conversation: Conversation) -> list[ChatCompletionMessageP
         if row.role == Message.Role.CUSTOMER:
             history.append({"role": "user", "content": row.text or _describe(row.ui_action)})
         elif row.role == Message.Role.ASSISTANT:
-            entry: ChatCompletionAssistantMessageParam = {"role": "assistant",
-                                                          "content": row.text or None}
+            entry: ChatCompletionAssistantMessageParam = {"role": "assistant", "content": row.text or None}
             if calls := tool_calls_of(row):
                 entry["tool_calls"] = cast("list[ChatCompletionMessageToolCallParam]", calls)
             history.append(entry)
         elif row.role == Message.Role.TOOL and (result := tool_result_of(row.payload)):
-            history.append({"role": "tool", "tool_call_id": result["tool_call_id"],
-                            "content": result["content"]})
+            history.append(
+                {"role": "tool", "tool_call_id": result["tool_call_id"], "content": result["content"]}
+            )
         elif row.role == Message.Role.SYSTEM and not is_retry_note(row):
             history.append({"role": "system", "content": row.text})
     return history
@@ -287,17 +352,21 @@ def _describe(ui_action: dict[str, str] | None) -> str:
 
 def _sources_seen(conversation: Conversation) -> list[Source]:
     sources: list[Source] = []
-    for payload in conversation.messages.filter(role=Message.Role.TOOL).values_list(
-            "payload", flat=True):
+    for payload in conversation.messages.filter(role=Message.Role.TOOL).values_list("payload", flat=True):
         result = tool_result_of(payload)
         for item in result["sources"] if result else []:
             sources.append(Source(**item))
     return sources
 
 
-def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMessageParam],
-              tools: list[dict[str, Any]], on_event: Callable[[TurnEvent], None],
-              gate: StreamGate | None = None) -> Any:
+def _complete(
+    client: openai.OpenAI,
+    model: str,
+    messages: list[ChatCompletionMessageParam],
+    tools: list[dict[str, Any]],
+    on_event: Callable[[TurnEvent], None],
+    gate: StreamGate | None = None,
+) -> Any:
     """One streamed model call; text goes out as it comes, through ``gate`` (checked
     text only) when there is one. The chunks are accumulated as they come and the
     completion is built once at the end (llm/stream.py: the SDK's request
@@ -317,32 +386,51 @@ def _complete(client: openai.OpenAI, model: str, messages: list[ChatCompletionMe
         on_event(TurnEvent(TurnEvent.Kind.TOKEN, text=shown))
     completion = state.get_final_completion()
     if not completion.choices:
-        raise TurnFailed("empty_reply", _("The assistant returned no answer. Your message "
-                                          "is saved; press Retry."))
+        raise TurnFailed(
+            "empty_reply", _("The assistant returned no answer. Your message is saved; press Retry.")
+        )
     return completion.choices[0].message
 
 
-def _store_tool_calls(conversation: Conversation, content: str, tool_calls: list[Any]
-                      ) -> ChatCompletionAssistantMessageParam:
+def _store_tool_calls(
+    conversation: Conversation, content: str, tool_calls: list[Any]
+) -> ChatCompletionAssistantMessageParam:
     calls: list[ChatCompletionMessageToolCallParam] = [
-        {"id": c.id, "type": "function",
-         "function": {"name": c.function.name, "arguments": c.function.arguments}}
-        for c in tool_calls]
-    message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=content,
-                payload=ToolCallsPayload(tool_calls=[dict(call) for call in calls]))
+        {
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.function.name, "arguments": c.function.arguments},
+        }
+        for c in tool_calls
+    ]
+    message_add(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        text=content,
+        payload=ToolCallsPayload(tool_calls=[dict(call) for call in calls]),
+    )
     return {"role": "assistant", "content": content or None, "tool_calls": calls}
 
 
-def _run_tool(conversation: Conversation, harness: Harness, call: Any,
-              on_event: Callable[[TurnEvent], None]) -> ChatCompletionToolMessageParam:
+def _run_tool(
+    conversation: Conversation, harness: Harness, call: Any, on_event: Callable[[TurnEvent], None]
+) -> ChatCompletionToolMessageParam:
     before = len(harness.sources)
     outcome = harness.call(call.function.name, call.function.arguments)
     content = outcome.for_model()
     new_sources = [s.as_dict() for s in harness.sources[before:]]
-    message_add(conversation=conversation, role=Message.Role.TOOL, text="",
-                payload=ToolResultPayload(tool_call_id=call.id, name=outcome.tool,
-                                          status=outcome.status, content=content,
-                                          sources=new_sources))
+    message_add(
+        conversation=conversation,
+        role=Message.Role.TOOL,
+        text="",
+        payload=ToolResultPayload(
+            tool_call_id=call.id,
+            name=outcome.tool,
+            status=outcome.status,
+            content=content,
+            sources=new_sources,
+        ),
+    )
     # The answer the model reads, without its provenance labels: the chat shows it
     # live exactly as it shows the stored tool message (bankbot/fragments.py).
     on_event(TurnEvent(TurnEvent.Kind.TOOL, text=outcome.tool, data=plain(outcome.message())))
@@ -351,33 +439,58 @@ def _run_tool(conversation: Conversation, harness: Harness, call: Any,
     return {"role": "tool", "tool_call_id": call.id, "content": content}
 
 
-def _finish(conversation: Conversation, text: str, ctx: Any,
-            on_event: Callable[[TurnEvent], None], check_output: bool = True) -> Message:
+def _finish(
+    conversation: Conversation,
+    text: str,
+    ctx: Any,
+    on_event: Callable[[TurnEvent], None],
+    check_output: bool = True,
+) -> Message:
     if not check_output:
         message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text)
         on_event(TurnEvent(TurnEvent.Kind.FINAL, text=text, message=message))
         return message
     checked = check_answer(text, known_text=_known_text(conversation))
-    message = message_add(conversation=conversation, role=Message.Role.ASSISTANT,
-                          text=checked.text, flagged=" ".join(checked.problems))
+    message = message_add(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        text=checked.text,
+        flagged=" ".join(checked.problems),
+    )
     if checked.flagged:
-        trace_record(event=ToolCallTrace.Event.FLAGGED, decision="flag", ctx=ctx, reason_code="output_check",
-                     reason=" ".join(checked.problems), result={"original": text[:2000]})
+        trace_record(
+            event=ToolCallTrace.Event.FLAGGED,
+            decision="flag",
+            ctx=ctx,
+            reason_code="output_check",
+            reason=" ".join(checked.problems),
+            result={"original": text[:2000]},
+        )
     on_event(TurnEvent(TurnEvent.Kind.FINAL, text=checked.text, message=message))
     return message
 
 
-def _finish_streamed(conversation: Conversation, gate: StreamGate, ctx: Any,
-                     on_event: Callable[[TurnEvent], None]) -> Message:
+def _finish_streamed(
+    conversation: Conversation, gate: StreamGate, ctx: Any, on_event: Callable[[TurnEvent], None]
+) -> Message:
     """The answer the customer has watched stream, stored as it was shown: every
     sentence checked, what the check removed replaced by its note, nothing taken
     back (G10). A removal is traced with what the model wrote."""
-    message = message_add(conversation=conversation, role=Message.Role.ASSISTANT,
-                          text=gate.text, flagged=" ".join(gate.problems))
+    message = message_add(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        text=gate.text,
+        flagged=" ".join(gate.problems),
+    )
     if gate.flagged:
-        trace_record(event=ToolCallTrace.Event.FLAGGED, decision="flag", ctx=ctx,
-                     reason_code="output_check", reason=" ".join(gate.problems),
-                     result={"original": gate.raw[:2000]})
+        trace_record(
+            event=ToolCallTrace.Event.FLAGGED,
+            decision="flag",
+            ctx=ctx,
+            reason_code="output_check",
+            reason=" ".join(gate.problems),
+            result={"original": gate.raw[:2000]},
+        )
     on_event(TurnEvent(TurnEvent.Kind.FINAL, text=gate.text, message=message))
     return message
 
@@ -387,24 +500,40 @@ def _known_text(conversation: Conversation) -> Iterator[Known]:
     read lazily: the conversation's tool results (whose merchant-written fields the
     check skips), then the customer's and the bank's system messages. First, the
     customer's cards as they are now: a card's state said in words must be its state."""
-    yield Known(json.dumps({"cards": [
-        {"card": card.last4, "status": str(card.status)}
-        for card in cards_for_customer(customer=conversation.customer)]}))
-    for payload in conversation.messages.filter(role=Message.Role.TOOL).order_by(
-            "-id").values_list("payload", flat=True):
+    yield Known(
+        json.dumps(
+            {
+                "cards": [
+                    {"card": card.last4, "status": str(card.status)}
+                    for card in cards_for_customer(customer=conversation.customer)
+                ]
+            }
+        )
+    )
+    for payload in (
+        conversation.messages.filter(role=Message.Role.TOOL).order_by("-id").values_list("payload", flat=True)
+    ):
         if result := tool_result_of(payload):
             yield Known(result["content"])
-    for role, text in conversation.messages.filter(
-            role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM]).order_by(
-            "-id").values_list("role", "text"):
+    for role, text in (
+        conversation.messages.filter(role__in=[Message.Role.CUSTOMER, Message.Role.SYSTEM])
+        .order_by("-id")
+        .values_list("role", "text")
+    ):
         yield Known(text, by_customer=role == Message.Role.CUSTOMER)
 
 
-def _fail(conversation: Conversation, ctx: Any, code: str, text: str,
-          on_event: Callable[[TurnEvent], None]) -> Message:
-    trace_record(event=ToolCallTrace.Event.MODEL_ERROR, decision="error", ctx=ctx,
-                 reason_code=code, reason=text)
-    message = message_add(conversation=conversation, role=Message.Role.ASSISTANT, text=text,
-                          payload=FailurePayload(error=code, retryable=True))
+def _fail(
+    conversation: Conversation, ctx: Any, code: str, text: str, on_event: Callable[[TurnEvent], None]
+) -> Message:
+    trace_record(
+        event=ToolCallTrace.Event.MODEL_ERROR, decision="error", ctx=ctx, reason_code=code, reason=text
+    )
+    message = message_add(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        text=text,
+        payload=FailurePayload(error=code, retryable=True),
+    )
     on_event(TurnEvent(TurnEvent.Kind.ERROR, text=text, message=message))
     return message

@@ -96,23 +96,28 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         why.setdefault(source["excerpt"], []).extend(source["shown"])
     # Texts that name the target first, then the longest: a merchant's name is rarely
     # where instructions hide.
-    excerpts = sorted((Warned(excerpt, _why(spec, reasons)) for excerpt, reasons in why.items()),
-                      key=lambda w: (MENTIONS_TARGET not in why[w.excerpt], -len(w.excerpt)))
+    excerpts = sorted(
+        (Warned(excerpt, _why(spec, reasons)) for excerpt, reasons in why.items()),
+        key=lambda w: (MENTIONS_TARGET not in why[w.excerpt], -len(w.excerpt)),
+    )
     response = proposal.result or {}
     state = proposal_state(proposal)  # pending | executed | failed | declined | expired
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
     result = response.get("result") or {}
     outcome = spec.outcome(result) if spec is not None and spec.outcome and result else None
     return ProposalCard(
-        proposal=proposal, state=state, rows=rows,
+        proposal=proposal,
+        state=state,
+        rows=rows,
         action=spec.action_text(proposal.args) if spec is not None else "",
         said=proposal_said(proposal),
         authors=", ".join(authors),
-        excerpts=excerpts[:3], more=max(0, len(excerpts) - 3),
-        result=result, error=error,
+        excerpts=excerpts[:3],
+        more=max(0, len(excerpts) - 3),
+        result=result,
+        error=error,
         outcome=outcome.sentence if outcome else "",
-        outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows]
-        if outcome else [],
+        outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows] if outcome else [],
         picker=_picker(spec, proposal) if state == "pending" and spec is not None else None,
     )
 
@@ -132,11 +137,14 @@ def _picker(spec: Any, proposal: Proposal) -> Picker | None:
         return None
     name, codes = next(iter(spec.ui.extras.items()))
     arg = spec.arg_labels.get(name, ArgLabel(name))
-    return Picker(operation=spec.name, target=str(proposal.args.get(spec.target.kind, "")),
-                  field=name, label=str(arg.label),
-                  choices=sorted(((code, _shown(arg.kind, code)) for code in codes),
-                                 key=lambda choice: choice[1]),
-                  current=str(proposal.args.get(name, "")))
+    return Picker(
+        operation=spec.name,
+        target=str(proposal.args.get(spec.target.kind, "")),
+        field=name,
+        label=str(arg.label),
+        choices=sorted(((code, _shown(arg.kind, code)) for code in codes), key=lambda choice: choice[1]),
+        current=str(proposal.args.get(name, "")),
+    )
 
 
 @dataclass(frozen=True)
@@ -158,7 +166,14 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     for spec in ui_actions_for(kind, row, withheld=True):
         assert spec.ui is not None and spec.target is not None
         target = str(row.get(spec.target.key, ""))
-        actions.append(RowAction(spec.name, target, str(spec.ui.label),
-                                 str(spec.ui.aria_label) % {"target": target}, spec.ui.style,
-                                 withheld=spec.ui.withheld(row)))
+        actions.append(
+            RowAction(
+                spec.name,
+                target,
+                str(spec.ui.label),
+                str(spec.ui.aria_label) % {"target": target},
+                spec.ui.style,
+                withheld=spec.ui.withheld(row),
+            )
+        )
     return actions

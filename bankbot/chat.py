@@ -28,6 +28,7 @@ MAX_CLIENT_ID_CHARS = 64
 
 # --- Message.payload, one shape per kind of message -----------------------------
 
+
 class ToolCallsPayload(TypedDict):
     """An assistant message that called tools: the calls, as the model made them."""
 
@@ -90,8 +91,15 @@ class RetryPayload(TypedDict):
     message: int
 
 
-Payload = (ToolCallsPayload | ToolResultPayload | FailurePayload | ConfirmationPayload
-           | DeclinePayload | DisputeNewsPayload | RetryPayload)
+Payload = (
+    ToolCallsPayload
+    | ToolResultPayload
+    | FailurePayload
+    | ConfirmationPayload
+    | DeclinePayload
+    | DisputeNewsPayload
+    | RetryPayload
+)
 
 
 def tool_calls_of(message: Message) -> list[dict[str, Any]]:
@@ -106,16 +114,18 @@ def tool_result_of(payload: Any) -> ToolResultPayload | None:
     if not isinstance(payload, dict) or "tool_call_id" not in payload:
         return None
     return ToolResultPayload(
-        tool_call_id=str(payload["tool_call_id"]), name=str(payload.get("name", "")),
-        status=str(payload.get("status", "")), content=str(payload.get("content", "")),
-        sources=list(payload.get("sources") or []))
+        tool_call_id=str(payload["tool_call_id"]),
+        name=str(payload.get("name", "")),
+        status=str(payload.get("status", "")),
+        content=str(payload.get("content", "")),
+        sources=list(payload.get("sources") or []),
+    )
 
 
 def failure_of(message: Message) -> FailurePayload | None:
     """The failure an assistant message stands for, or None."""
     payload = message.payload
-    if message.role != Message.Role.ASSISTANT or not isinstance(payload, dict) or not payload.get(
-            "error"):
+    if message.role != Message.Role.ASSISTANT or not isinstance(payload, dict) or not payload.get("error"):
         return None
     return FailurePayload(error=str(payload["error"]), retryable=bool(payload.get("retryable")))
 
@@ -123,21 +133,27 @@ def failure_of(message: Message) -> FailurePayload | None:
 def dispute_news_of(message: Message) -> DisputeNewsPayload | None:
     """The dispute news a system message carries, or None."""
     payload = message.payload
-    if message.role != Message.Role.SYSTEM or not isinstance(payload, dict) or payload.get(
-            "kind") != DISPUTE_NEWS:
+    if (
+        message.role != Message.Role.SYSTEM
+        or not isinstance(payload, dict)
+        or payload.get("kind") != DISPUTE_NEWS
+    ):
         return None
-    return DisputeNewsPayload(kind=DISPUTE_NEWS, dispute=str(payload.get("dispute", "")),
-                              status=str(payload.get("status", "")),
-                              note=str(payload.get("note", "")))
+    return DisputeNewsPayload(
+        kind=DISPUTE_NEWS,
+        dispute=str(payload.get("dispute", "")),
+        status=str(payload.get("status", "")),
+        note=str(payload.get("note", "")),
+    )
 
 
 def is_retry_note(message: Message) -> bool:
     payload = message.payload
-    return (message.role == Message.Role.SYSTEM and isinstance(payload, dict)
-            and payload.get("kind") == RETRY)
+    return message.role == Message.Role.SYSTEM and isinstance(payload, dict) and payload.get("kind") == RETRY
 
 
 # --- conversations ------------------------------------------------------------------
+
 
 def conversations_for(*, customer: Customer) -> QuerySet[Conversation]:
     return Conversation.objects.filter(customer=customer).order_by("-created_at", "-id")
@@ -147,8 +163,7 @@ def conversation_get(*, customer: Customer, public_id: Any) -> Conversation:
     try:
         return Conversation.objects.get(customer=customer, public_id=uuid.UUID(str(public_id)))
     except (ValueError, Conversation.DoesNotExist):
-        raise NotFound(_("This conversation was not found."),
-                       code="conversation_not_found") from None
+        raise NotFound(_("This conversation was not found."), code="conversation_not_found") from None
 
 
 def conversation_of_user(*, user: Any, public_id: Any) -> Conversation | None:
@@ -210,20 +225,25 @@ def _message_text(text: str, ui_action: dict[str, str] | None) -> str:
     text = without_nul((text or "").strip())
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidInput(
-            _("Your message is %(count)d characters long; the limit is %(limit)d. Please "
-              "shorten it.") % {"count": len(text), "limit": MAX_MESSAGE_CHARS},
-            code="message_too_long")
+            _("Your message is %(count)d characters long; the limit is %(limit)d. Please shorten it.")
+            % {"count": len(text), "limit": MAX_MESSAGE_CHARS},
+            code="message_too_long",
+        )
     if not text and not ui_action:
         raise InvalidInput(_("The message is empty."), code="message_empty")
     return text
 
 
-def _store_customer_message(conversation: Conversation, text: str, client_message_id: str | None,
-                            ui_action: dict[str, str] | None) -> Message:
+def _store_customer_message(
+    conversation: Conversation, text: str, client_message_id: str | None, ui_action: dict[str, str] | None
+) -> Message:
     """The INSERT, and the conversation's title from its first words if it has none."""
     message = Message.objects.create(
-        conversation=conversation, role=Message.Role.CUSTOMER, text=text,
-        ui_action=ui_action, client_message_id=client_message_id or None,
+        conversation=conversation,
+        role=Message.Role.CUSTOMER,
+        text=text,
+        ui_action=ui_action,
+        client_message_id=client_message_id or None,
     )
     if not conversation.title and text:
         Conversation.objects.filter(pk=conversation.pk).update(title=text[:60])
@@ -233,8 +253,11 @@ def _store_customer_message(conversation: Conversation, text: str, client_messag
 def _check_client_message_id(client_message_id: Any) -> None:
     if client_message_id is None:
         return
-    if (not isinstance(client_message_id, str) or len(client_message_id) > MAX_CLIENT_ID_CHARS
-            or not client_message_id.isprintable()):
+    if (
+        not isinstance(client_message_id, str)
+        or len(client_message_id) > MAX_CLIENT_ID_CHARS
+        or not client_message_id.isprintable()
+    ):
         raise InvalidInput(_("The message id is not valid."), code="invalid_message_id")
 
 
@@ -242,7 +265,8 @@ def _counted() -> Q:
     """The messages the rate limit counts: the customer's own and their retries, in
     the last ``RATE_LIMIT_WINDOW``; each called the model once."""
     return Q(created_at__gte=timezone.now() - RATE_LIMIT_WINDOW) & (
-        Q(role=Message.Role.CUSTOMER) | Q(role=Message.Role.SYSTEM, payload__kind=RETRY))
+        Q(role=Message.Role.CUSTOMER) | Q(role=Message.Role.SYSTEM, payload__kind=RETRY)
+    )
 
 
 def customer_rate_limited(*, customer: Customer) -> bool:
@@ -258,14 +282,15 @@ def _hold_the_customer(conversation: Conversation) -> None:
     taken the database's write lock, and a SELECT … FOR UPDATE is not SQLite's: there
     it would be a query that locks nothing, so none is made."""
     if connection.features.has_select_for_update:
-        Customer.objects.select_for_update(no_key=True).filter(
-            pk=conversation.customer_id).first()
+        Customer.objects.select_for_update(no_key=True).filter(pk=conversation.customer_id).first()
 
 
 def _rate_limited() -> InvalidInput:
     return InvalidInput(
-        _("You have sent %(count)d messages in the last minute. Please wait a moment "
-          "and try again.") % {"count": RATE_LIMIT_MESSAGES}, code="rate_limited")
+        _("You have sent %(count)d messages in the last minute. Please wait a moment and try again.")
+        % {"count": RATE_LIMIT_MESSAGES},
+        code="rate_limited",
+    )
 
 
 def _refuse_past_the_rate_limit(conversation: Conversation) -> None:
@@ -273,24 +298,25 @@ def _refuse_past_the_rate_limit(conversation: Conversation) -> None:
         raise _rate_limited()
 
 
-def _resent_and_recent(conversation: Conversation, client_message_id: str | None
-                       ) -> tuple[bool, int]:
+def _resent_and_recent(conversation: Conversation, client_message_id: str | None) -> tuple[bool, int]:
     """In one query: whether this client message id is stored in the conversation
     already (a resent frame), and how many messages the rate limit counts for its
     customer — the customer's messages that are either."""
     counted = _counted()
     if not client_message_id:
         return False, Message.objects.filter(
-            counted, conversation__customer_id=conversation.customer_id).count()
+            counted, conversation__customer_id=conversation.customer_id
+        ).count()
     resent = Q(conversation=conversation, client_message_id=client_message_id)
-    found = Message.objects.filter(counted | resent, conversation__customer_id=(
-        conversation.customer_id)).aggregate(recent=Count("pk", filter=counted),
-                                             resent=Count("pk", filter=resent))
+    found = Message.objects.filter(
+        counted | resent, conversation__customer_id=(conversation.customer_id)
+    ).aggregate(recent=Count("pk", filter=counted), resent=Count("pk", filter=resent))
     return bool(found["resent"]), found["recent"]
 
 
-def message_accept(*, conversation: Conversation, text: str, client_message_id: str | None,
-                   ui_action: dict[str, str] | None) -> Message | None:
+def message_accept(
+    *, conversation: Conversation, text: str, client_message_id: str | None, ui_action: dict[str, str] | None
+) -> Message | None:
     """Store the customer's message, or raise InvalidInput (rate limit, too long,
     empty). None: this client message id was stored before (a resent frame).
 
@@ -310,11 +336,11 @@ def message_accept(*, conversation: Conversation, text: str, client_message_id: 
                 return None  # a resent frame: stored before, and not counted again
             if recent >= RATE_LIMIT_MESSAGES:
                 raise _rate_limited()
-            return _store_customer_message(conversation, _message_text(text, ui_action),
-                                           client_message_id, ui_action)
+            return _store_customer_message(
+                conversation, _message_text(text, ui_action), client_message_id, ui_action
+            )
     except IntegrityError:
-        if client_message_id and conversation.messages.filter(
-                client_message_id=client_message_id).exists():
+        if client_message_id and conversation.messages.filter(client_message_id=client_message_id).exists():
             return None
         raise
 
@@ -330,9 +356,12 @@ def message_retry_accept(*, conversation: Conversation) -> Message | None:
         if message is None:
             return None
         _refuse_past_the_rate_limit(conversation)
-        message_add(conversation=conversation, role=Message.Role.SYSTEM,
-                    text="The customer retried their message.",
-                    payload=RetryPayload(kind=RETRY, message=message.pk))
+        message_add(
+            conversation=conversation,
+            role=Message.Role.SYSTEM,
+            text="The customer retried their message.",
+            payload=RetryPayload(kind=RETRY, message=message.pk),
+        )
     return message
 
 
@@ -340,8 +369,11 @@ def message_to_retry(*, conversation: Conversation) -> Message | None:
     """The customer's latest message, if its turn ended without an answer: the
     model failed (a stored, retryable error), or the turn broke off (a crash, a
     lost worker) after the message or a tool call was stored."""
-    latest = conversation.messages.exclude(
-        role__in=[Message.Role.TOOL, Message.Role.SYSTEM]).order_by("-id").first()
+    latest = (
+        conversation.messages.exclude(role__in=[Message.Role.TOOL, Message.Role.SYSTEM])
+        .order_by("-id")
+        .first()
+    )
     if latest is None:
         return None
     if latest.role == Message.Role.CUSTOMER:
@@ -349,25 +381,41 @@ def message_to_retry(*, conversation: Conversation) -> Message | None:
     failure = failure_of(latest)
     if not ((failure and failure["retryable"]) or tool_calls_of(latest)):
         return None
-    return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by(
-        "-id").first()
+    return conversation.messages.filter(role=Message.Role.CUSTOMER, id__lt=latest.id).order_by("-id").first()
 
 
-def message_add(*, conversation: Conversation, role: str, text: str = "",
-                payload: Payload | None = None, flagged: str = "") -> Message:
-    return Message.objects.create(conversation=conversation, role=role, text=without_nul(text),
-                                  payload=without_nul(payload), flagged=flagged[:300])
+def message_add(
+    *,
+    conversation: Conversation,
+    role: str,
+    text: str = "",
+    payload: Payload | None = None,
+    flagged: str = "",
+) -> Message:
+    return Message.objects.create(
+        conversation=conversation,
+        role=role,
+        text=without_nul(text),
+        payload=without_nul(payload),
+        flagged=flagged[:300],
+    )
 
 
 def confirmation_note(*, proposal: Any, response: dict[str, Any]) -> Message:
     """The result of a click joins the conversation, for the model's next turn."""
-    text = f"The customer confirmed “{proposal.summary}”. Result: " + json.dumps(
-        response, ensure_ascii=False)
-    return message_add(conversation=proposal.conversation, role=Message.Role.SYSTEM, text=text,
-                       payload=ConfirmationPayload(proposal=proposal.reference, response=response))
+    text = f"The customer confirmed “{proposal.summary}”. Result: " + json.dumps(response, ensure_ascii=False)
+    return message_add(
+        conversation=proposal.conversation,
+        role=Message.Role.SYSTEM,
+        text=text,
+        payload=ConfirmationPayload(proposal=proposal.reference, response=response),
+    )
 
 
 def decline_note(*, proposal: Any) -> Message:
-    return message_add(conversation=proposal.conversation, role=Message.Role.SYSTEM,
-                       text=f"The customer declined “{proposal.summary}”.",
-                       payload=DeclinePayload(proposal=proposal.reference, declined=True))
+    return message_add(
+        conversation=proposal.conversation,
+        role=Message.Role.SYSTEM,
+        text=f"The customer declined “{proposal.summary}”.",
+        payload=DeclinePayload(proposal=proposal.reference, declined=True),
+    )

@@ -27,8 +27,7 @@ MAX_FRAME_DEPTH = 8
 
 _TURN_ID = re.compile(r"^[0-9a-f]{12}$")
 
-UNREADABLE = gettext_lazy(
-    "Part of your message could not be read (it shows as �). Please type it again.")
+UNREADABLE = gettext_lazy("Part of your message could not be read (it shows as �). Please type it again.")
 
 
 @dataclass(frozen=True)
@@ -91,8 +90,7 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
             if value:
                 ui_action[name] = value
         text = ui_action_text(ui_action)
-    return ChatInput(text=text, client_message_id=field("client_message_id") or None,
-                     ui_action=ui_action)
+    return ChatInput(text=text, client_message_id=field("client_message_id") or None, ui_action=ui_action)
 
 
 def ui_action_text(ui_action: Mapping[str, str]) -> str:
@@ -111,8 +109,7 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:
     except UnicodeEncodeError:  # a lone surrogate: not text
         raise InvalidInput(str(UNREADABLE), code="unreadable_text") from None
     if size > MAX_FRAME_BYTES:
-        raise InvalidInput(_("That message is too large to send. Please shorten it."),
-                           code="frame_too_large")
+        raise InvalidInput(_("That message is too large to send. Please shorten it."), code="frame_too_large")
     if nested_deeper_than(text_data, MAX_FRAME_DEPTH):
         raise _malformed("frame_too_deep")
     try:
@@ -178,8 +175,11 @@ _CLIENT_ID_FRAME_BYTES = 64 * 1024  # past this a frame is not read even for its
 def frame_client_id(text_data: str | None) -> str:
     """The client message id of a frame, when one can be read, even from a frame
     refused as too large or unreadable; "" otherwise."""
-    if (not text_data or len(text_data) > _CLIENT_ID_FRAME_BYTES
-            or nested_deeper_than(text_data, MAX_FRAME_DEPTH)):
+    if (
+        not text_data
+        or len(text_data) > _CLIENT_ID_FRAME_BYTES
+        or nested_deeper_than(text_data, MAX_FRAME_DEPTH)
+    ):
         return ""
     try:
         fields = json.loads(text_data)

@@ -65,7 +65,8 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         self.language = socket_language(self.scope)
         try:
             conversation = await database_sync_to_async(conversation_of_user)(
-                user=user, public_id=self.scope["url_route"]["kwargs"]["public_id"])
+                user=user, public_id=self.scope["url_route"]["kwargs"]["public_id"]
+            )
         except outage.DATABASE_ERRORS:
             # Said here, not raised: an exception would first wait for the channel
             # layer's pending receive to give up (seconds, with Redis).
@@ -84,8 +85,7 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         self.remember_session(self.user.pk)
         if self.state is SocketState.CONNECTING:  # the layer has not failed yet
             try:
-                await self.channel_layer.group_add(fragments.group_name(self.conversation),
-                                                   self.channel_name)
+                await self.channel_layer.group_add(fragments.group_name(self.conversation), self.channel_name)
                 self.group = fragments.group_name(self.conversation)
                 await self.join_session_group()
             except outage.LAYER_ERRORS:
@@ -120,8 +120,11 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
                 chat_input = parse_frame(text_data, bytes_data)
             except InvalidInput as error:
                 chat_input = error
-            if isinstance(chat_input, ChatInput) and not chat_input.is_retry and (
-                    self.state is SocketState.OPEN):
+            if (
+                isinstance(chat_input, ChatInput)
+                and not chat_input.is_retry
+                and (self.state is SocketState.OPEN)
+            ):
                 await self.accept_message(chat_input, sender)  # the session is checked there
             elif await self.session_goes_on(refused=sender):
                 await self.refuse_or_retry(chat_input, sender)
@@ -131,18 +134,15 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         if isinstance(chat_input, InvalidInput):
             await self.notice(chat_input.message, refused=sender)
         elif self.state is SocketState.ANSWERING:
-            await self.notice(_("Please wait for the answer to your last message."),
-                              refused=sender)
+            await self.notice(_("Please wait for the answer to your last message."), refused=sender)
         elif self.state is SocketState.LAYER_LOST:  # closing once its turn ends
             await self.notice(str(outage.LIVE_CHAT_DOWN), refused=sender)
         elif self.state is SocketState.OPEN:
-            await (self.retry(chat_input) if chat_input.is_retry
-                   else self.accept_message(chat_input, sender))
+            await (self.retry(chat_input) if chat_input.is_retry else self.accept_message(chat_input, sender))
 
     async def retry(self, chat_input: ChatInput) -> None:
         try:  # a retry is counted as a message (bankbot/chat.py); it takes a slot (answer)
-            message = await database_sync_to_async(message_retry_accept)(
-                conversation=self.conversation)
+            message = await database_sync_to_async(message_retry_accept)(conversation=self.conversation)
         except InvalidInput as error:
             await self.notice(error.message)
             return
@@ -154,8 +154,13 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
             await self.notice(_("There is nothing to retry."))
             return
         turn = fragments.new_turn_id()
-        await self.answer(message, turn, fragments.render_turn_retry(
-            turn=turn, retry_of=chat_input.retry_of, conversation=self.conversation))
+        await self.answer(
+            message,
+            turn,
+            fragments.render_turn_retry(
+                turn=turn, retry_of=chat_input.retry_of, conversation=self.conversation
+            ),
+        )
 
     async def answer(self, message: Message, turn: str, opening: str) -> None:
         """The turn's opening fragment, then the turn in the background if this worker
@@ -163,8 +168,11 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         if not turn_slots().take():
             await self.broadcast(opening)
             with translation.override(self.language):
-                await self.broadcast(fragments.render_failure(
-                    turn=turn, conversation=self.conversation, text=str(outage.WORKER_BUSY)))
+                await self.broadcast(
+                    fragments.render_failure(
+                        turn=turn, conversation=self.conversation, text=str(outage.WORKER_BUSY)
+                    )
+                )
             return
         self.running_turn = turn  # the state belongs to this turn until another starts
         if self.state is SocketState.OPEN:
@@ -174,9 +182,17 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         except BaseException:
             turn_slots().give_back()
             raise
-        start_turn(turn=turn, user=self.user, conversation=self.conversation, message=message,
-                   language=self.language, send=self.broadcast, clock=self.stream_clock,
-                   answered=lambda: self.answered(turn), ended=lambda: self.turn_ended(turn))
+        start_turn(
+            turn=turn,
+            user=self.user,
+            conversation=self.conversation,
+            message=message,
+            language=self.language,
+            send=self.broadcast,
+            clock=self.stream_clock,
+            answered=lambda: self.answered(turn),
+            ended=lambda: self.turn_ended(turn),
+        )
 
     def answered(self, turn: str) -> None:
         if self.running_turn == turn and self.state is SocketState.ANSWERING:
@@ -193,8 +209,7 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         has failed, to this socket alone (the turn runs here, so it still arrives)."""
         if self.state is not SocketState.LAYER_LOST:
             try:
-                await self.channel_layer.group_send(
-                    self.group, {"type": "chat.fragment", "html": html})
+                await self.channel_layer.group_send(self.group, {"type": "chat.fragment", "html": html})
                 return
             except outage.LAYER_ERRORS:
                 log.warning("chat: group_send failed; sending this turn directly", exc_info=True)
@@ -232,4 +247,3 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         """A fragment for the group; news from the bank comes in each language."""
         html = event.get("html_by_language", {}).get(self.language, event["html"])
         await self.send(text_data=html)
-

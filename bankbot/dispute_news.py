@@ -29,12 +29,15 @@ from tools.models import Confirmation, Proposal
 
 log = logging.getLogger(__name__)
 
+
 def proposal_of(dispute: Dispute) -> Proposal | None:
     """The proposal whose confirmation opened the dispute (its key is the
     confirmation's), or None for one opened some other way."""
-    confirmation = (Confirmation.objects.select_related("proposal__conversation")
-                    .filter(idempotency_key=dispute.idempotency_key,
-                            proposal__customer=dispute.customer_id).first())
+    confirmation = (
+        Confirmation.objects.select_related("proposal__conversation")
+        .filter(idempotency_key=dispute.idempotency_key, proposal__customer=dispute.customer_id)
+        .first()
+    )
     return confirmation.proposal if confirmation else None
 
 
@@ -44,13 +47,22 @@ def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | N
     if proposal is None:
         return None
     conversation = proposal.conversation
-    text = (f"Bank update, not from the customer: dispute {dispute.reference} of transaction "
-            f"{dispute.transaction.reference} is now {dispute.status}. Call get_disputes for "
-            f"the bank's note to the customer.")
-    message = message_add(conversation=conversation, role=Message.Role.SYSTEM, text=text,
-                          payload=DisputeNewsPayload(kind=DISPUTE_NEWS, dispute=dispute.reference or "",
-                                                     status=str(dispute.status),
-                                                     note=review.customer_note))
+    text = (
+        f"Bank update, not from the customer: dispute {dispute.reference} of transaction "
+        f"{dispute.transaction.reference} is now {dispute.status}. Call get_disputes for "
+        f"the bank's note to the customer."
+    )
+    message = message_add(
+        conversation=conversation,
+        role=Message.Role.SYSTEM,
+        text=text,
+        payload=DisputeNewsPayload(
+            kind=DISPUTE_NEWS,
+            dispute=dispute.reference or "",
+            status=str(dispute.status),
+            note=review.customer_note,
+        ),
+    )
     _push(conversation, message, proposal)
     return message
 
@@ -62,21 +74,22 @@ def _push(conversation: Conversation, message: Message, proposal: Proposal) -> N
     html = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            html[code] = render_to_string("bankbot/stream.html#news",
-                                          {"item": news_of(message), "proposal": proposal})
+            html[code] = render_to_string(
+                "bankbot/stream.html#news", {"item": news_of(message), "proposal": proposal}
+            )
     layer = get_channel_layer()
     if layer is None:  # no layer configured: the news shows on reload
         return
     try:
-        async_to_sync(layer.group_send)(group_name(conversation), {
-            "type": "chat.fragment", "html": html[settings.LANGUAGE_CODE],
-            "html_by_language": html})
+        async_to_sync(layer.group_send)(
+            group_name(conversation),
+            {"type": "chat.fragment", "html": html[settings.LANGUAGE_CODE], "html_by_language": html},
+        )
     except outage.LAYER_ERRORS:
         log.warning("dispute news: the channel layer is down; it shows on reload", exc_info=True)
 
 
-def _on_dispute_moved(sender: Any, *, dispute: Dispute, review: DisputeReview,
-                      **kwargs: Any) -> None:
+def _on_dispute_moved(sender: Any, *, dispute: Dispute, review: DisputeReview, **kwargs: Any) -> None:
     dispute_news_post(dispute=dispute, review=review)
 
 

@@ -80,8 +80,9 @@ def _trace_for(proposal: Proposal) -> list[ToolCallTrace]:
     executed = [row.pk for row in own if row.event in done]
     until = executed[0] if executed else own[-1].pk
     context = (
-        ToolCallTrace.objects.filter(conversation=proposal.conversation_id,
-                                     proposal__isnull=True, pk__lt=until)
+        ToolCallTrace.objects.filter(
+            conversation=proposal.conversation_id, proposal__isnull=True, pk__lt=until
+        )
         .select_related("approver")
         .order_by("-id")[:CONTEXT_TRACE_ROWS]
     )

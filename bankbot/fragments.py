@@ -24,8 +24,9 @@ from tools.models import Proposal
 STREAM = "bankbot/stream.html"
 
 # The read tools whose result the chat shows as a table or a list (chat.html#extra).
-TOOL_PARTIALS = frozenset({"get_statement", "list_cards", "find_transactions", "get_spending",
-                           "get_balance", "get_disputes"})
+TOOL_PARTIALS = frozenset(
+    {"get_statement", "list_cards", "find_transactions", "get_spending", "get_balance", "get_disputes"}
+)
 
 Extra = dict[str, Any]
 
@@ -38,8 +39,7 @@ def new_turn_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-def tool_extras(answer: Mapping[str, Any],
-                proposals: Mapping[str, Proposal] | None = None) -> list[Extra]:
+def tool_extras(answer: Mapping[str, Any], proposals: Mapping[str, Proposal] | None = None) -> list[Extra]:
     """What a tool's answer (the harness's structured answer, provenance labels
     dropped) shows under the turn: a read's table, a write's candidates to pick
     from, or — given the conversation's proposals by reference — its confirm card.
@@ -52,8 +52,14 @@ def tool_extras(answer: Mapping[str, Any],
         # How many, and whether they fit every word or are only the nearest: the
         # heading above the buttons says which (chat.html#candidates).
         rows = candidates.get("cards") or candidates.get("transactions") or []
-        return [{"kind": "candidates", "result": candidates, "fit": candidates.get("fit", ""),
-                 "count": len(rows) if isinstance(rows, list) else 0}]
+        return [
+            {
+                "kind": "candidates",
+                "result": candidates,
+                "fit": candidates.get("fit", ""),
+                "count": len(rows) if isinstance(rows, list) else 0,
+            }
+        ]
     proposal = (proposals or {}).get(str(answer.get("proposal", "")))
     if status == OutcomeStatus.AWAITING_CONFIRMATION and proposal is not None:
         return [{"kind": "proposal", "proposal": proposal}]
@@ -61,6 +67,7 @@ def tool_extras(answer: Mapping[str, Any],
 
 
 # --- live: one event of a running turn → an out-of-band fragment ----------------
+
 
 def render_event(event: TurnEvent, *, turn: str, conversation: Conversation) -> str:
     """One event of a turn as an out-of-band fragment ("" when there is nothing to show).
@@ -73,14 +80,20 @@ def render_event(event: TurnEvent, *, turn: str, conversation: Conversation) -> 
         extras = [{"kind": "proposal", "proposal": event.proposal}]
     elif event.kind == TurnEvent.Kind.FINAL:
         flagged = event.message.flagged if event.message is not None else ""
-        return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
-            "id": turn, "text": event.text, "flagged": flagged}})
+        return render_to_string(
+            f"{STREAM}#bubble",
+            {"conversation": conversation, "turn": {"id": turn, "text": event.text, "flagged": flagged}},
+        )
     elif event.kind == TurnEvent.Kind.ERROR:
         return render_failure(turn=turn, conversation=conversation, text=event.text)
     else:
         return ""
-    return "".join(render_to_string(f"{STREAM}#extra", {
-        "turn": {"id": turn}, "conversation": conversation, "extra": extra}) for extra in extras)
+    return "".join(
+        render_to_string(
+            f"{STREAM}#extra", {"turn": {"id": turn}, "conversation": conversation, "extra": extra}
+        )
+        for extra in extras
+    )
 
 
 def render_text(text: str, *, turn: str) -> str:
@@ -90,23 +103,31 @@ def render_text(text: str, *, turn: str) -> str:
 
 def render_failure(*, turn: str, conversation: Conversation, text: str) -> str:
     """The turn's bubble as a failure, with Retry."""
-    return render_to_string(f"{STREAM}#bubble", {"conversation": conversation, "turn": {
-        "id": turn, "text": text, "failed": True, "retry": True}})
+    return render_to_string(
+        f"{STREAM}#bubble",
+        {"conversation": conversation, "turn": {"id": turn, "text": text, "failed": True, "retry": True}},
+    )
 
 
-def render_turn_start(*, turn: str, message: Message, conversation: Conversation,
-                      new_title: str = "") -> str:
+def render_turn_start(*, turn: str, message: Message, conversation: Conversation, new_title: str = "") -> str:
     """The customer's stored message and the new turn's streaming bubble."""
-    return render_to_string(f"{STREAM}#turn-start", {
-        "turn": {"id": turn, "streaming": True}, "message": message,
-        "conversation": conversation, "new_title": new_title})
+    return render_to_string(
+        f"{STREAM}#turn-start",
+        {
+            "turn": {"id": turn, "streaming": True},
+            "message": message,
+            "conversation": conversation,
+            "new_title": new_title,
+        },
+    )
 
 
 def render_turn_retry(*, turn: str, retry_of: str | None, conversation: Conversation) -> str:
     """A retried turn's streaming bubble; the failed turn's Retry button goes."""
-    return render_to_string(f"{STREAM}#turn-retry", {
-        "turn": {"id": turn, "streaming": True}, "retry_of": retry_of,
-        "conversation": conversation})
+    return render_to_string(
+        f"{STREAM}#turn-retry",
+        {"turn": {"id": turn, "streaming": True}, "retry_of": retry_of, "conversation": conversation},
+    )
 
 
 def render_notice(text: str, *, refused: str = "") -> str:
@@ -121,6 +142,7 @@ def render_receipt(client_message_id: str) -> str:
 
 
 # --- reloaded: the stored conversation → the page's timeline ----------------------
+
 
 def timeline(conversation: Conversation) -> list[dict[str, Any]]:
     """The conversation as the page shows it: customer messages, and for each of
@@ -142,8 +164,14 @@ def timeline(conversation: Conversation) -> list[dict[str, Any]]:
         if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
             continue  # other system notes (confirmation results) are for the model
         if turn is None:
-            turn = {"kind": "turn", "id": new_turn_id(), "text": "", "flagged": "",
-                    "failed": False, "extras": []}
+            turn = {
+                "kind": "turn",
+                "id": new_turn_id(),
+                "text": "",
+                "flagged": "",
+                "failed": False,
+                "extras": [],
+            }
             items.append(turn)
         if message.role == Message.Role.TOOL:
             result = tool_result_of(message.payload)

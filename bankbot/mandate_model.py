@@ -73,10 +73,16 @@ class MandateExtraction(BaseModel):
 @functools.cache
 def _format(operations: tuple[str, ...]) -> type[MandateExtraction]:
     # A Literal of the catalog's writes, made at run time: no static type can name it.
-    request = create_model("ExtractedRequest", __base__=ExtractedRequest,
-                           operation=(Literal[operations], ...))  # type: ignore[arg-type]
-    return create_model("MandateExtraction", __base__=MandateExtraction,
-                        requests=(list[request], Field(default_factory=list)))  # type: ignore[valid-type]
+    request = create_model(
+        "ExtractedRequest",
+        __base__=ExtractedRequest,
+        operation=(Literal[operations], ...),  # type: ignore[arg-type]
+    )
+    return create_model(
+        "MandateExtraction",
+        __base__=MandateExtraction,
+        requests=(list[request], Field(default_factory=list)),  # type: ignore[valid-type]
+    )
 
 
 def extraction_format() -> type[MandateExtraction]:
@@ -84,17 +90,18 @@ def extraction_format() -> type[MandateExtraction]:
     return _format(tuple(spec.name for spec in CATALOG.writes()))
 
 
-def mandate_with_model(client: openai.OpenAI, model: str, text: str, parsed: Mandate, *,
-                       customer: Customer, source: str) -> Mandate:
+def mandate_with_model(
+    client: openai.OpenAI, model: str, text: str, parsed: Mandate, *, customer: Customer, source: str
+) -> Mandate:
     """``parsed`` widened by what the model read in ``text``, bound the same way.
     A failure of this optional call leaves the parser's mandate as it is."""
     if not (text or "").strip() or any(u.problem == "unsure" for u in parsed.unbound):
         return parsed
     try:
         completion = client.chat.completions.parse(
-            model=model, response_format=extraction_format(),
-            messages=[{"role": "system", "content": instructions()},
-                      {"role": "user", "content": text}],
+            model=model,
+            response_format=extraction_format(),
+            messages=[{"role": "system", "content": instructions()}, {"role": "user", "content": text}],
         )
         extraction = completion.choices[0].message.parsed
     except (openai.OpenAIError, ValueError) as error:
@@ -140,11 +147,15 @@ def _agreed(grants: list[Grant]) -> tuple[Grant, ...]:
     by_target: dict[tuple[str, str], set[Grant]] = {}
     for grant in grants:
         by_target.setdefault((grant.operation, grant.target), set()).add(
-            Grant(grant.operation, grant.target, grant.amount, grant.reason, ""))
+            Grant(grant.operation, grant.target, grant.amount, grant.reason, "")
+        )
     kept: list[Grant] = []
     for grant in grants:
         variants = by_target[(grant.operation, grant.target)]
-        if len(variants) == 1 and grant not in kept and not any(
-                (k.operation, k.target) == (grant.operation, grant.target) for k in kept):
+        if (
+            len(variants) == 1
+            and grant not in kept
+            and not any((k.operation, k.target) == (grant.operation, grant.target) for k in kept)
+        ):
             kept.append(grant)
     return tuple(kept)

@@ -32,11 +32,15 @@ class MessageIntake(SessionBoundConsumer):
         a refusal or a failure is said to this socket, naming the frame (``sender``)."""
         try:
             lasts, message = await database_sync_to_async(session_then)(
-                session_key=self.session_key, user_pk=self.session_user_pk,
+                session_key=self.session_key,
+                user_pk=self.session_user_pk,
                 then=lambda: message_accept(
-                    conversation=self.conversation, text=chat_input.text,
+                    conversation=self.conversation,
+                    text=chat_input.text,
                     client_message_id=chat_input.client_message_id,
-                    ui_action=chat_input.ui_action))
+                    ui_action=chat_input.ui_action,
+                ),
+            )
         except SessionUnreadable:
             log.warning("chat: the database failed checking a socket's session", exc_info=True)
             await self.notice(str(outage.SYSTEMS_UNREACHABLE), refused=sender)
@@ -58,8 +62,13 @@ class MessageIntake(SessionBoundConsumer):
         new_title = ""
         if not self.conversation.title and message.text:  # chat.py titles it so
             new_title = self.conversation.title = message.text[:60]
-        await self.answer(message, turn, fragments.render_turn_start(
-            turn=turn, message=message, conversation=self.conversation, new_title=new_title))
+        await self.answer(
+            message,
+            turn,
+            fragments.render_turn_start(
+                turn=turn, message=message, conversation=self.conversation, new_title=new_title
+            ),
+        )
 
     async def answer(self, message: Message, turn: str, opening: str) -> None:
         raise NotImplementedError  # the socket's: its turn, in a slot of the worker's

@@ -16,5 +16,9 @@ def news_of(message: Message) -> dict[str, Any] | None:
     news = dispute_news_of(message)
     if news is None:
         return None
-    return {"kind": "news", "message": message, "note": news["note"],
-            "text": status_sentence(news["dispute"], news["status"])}
+    return {
+        "kind": "news",
+        "message": message,
+        "note": news["note"],
+        "text": status_sentence(news["dispute"], news["status"]),
+    }

@@ -43,24 +43,27 @@ LAYER_ERRORS: tuple[type[Exception], ...] = (OSError, RedisError)
 TRY_AGAIN_LATER_CLOSE_CODE = 4013
 
 SYSTEMS_UNREACHABLE = gettext_lazy(
-    "The bank's systems are not reachable right now. Nothing was done; please try again "
-    "in a minute.")
+    "The bank's systems are not reachable right now. Nothing was done; please try again in a minute."
+)
 LIVE_CHAT_DOWN = gettext_lazy(
-    "Live chat is not available right now. Everything you sent so far is saved; please try "
-    "again in a minute.")
+    "Live chat is not available right now. Everything you sent so far is saved; please try again in a minute."
+)
 MESSAGE_NOT_SAVED = gettext_lazy(
     "The bank's systems are not reachable right now, so your message was not saved. Please "
-    "send it again in a minute.")
+    "send it again in a minute."
+)
 MESSAGE_NOT_ANSWERED = gettext_lazy(
     "Your message is saved, but the bank's systems are not reachable right now to answer it. "
-    "Please try again in a minute.")
+    "Please try again in a minute."
+)
 # After the write committed, the database went away before the page could show it.
 RESULT_NOT_SHOWN = gettext_lazy(
     "Your choice was received, but the bank's systems stopped responding before the result "
-    "could be shown. Please try again in a minute; nothing will be done twice.")
+    "could be shown. Please try again in a minute; nothing will be done twice."
+)
 WORKER_BUSY = gettext_lazy(
-    "The assistant is answering many customers right now. Your message is saved; press Retry "
-    "in a moment.")
+    "The assistant is answering many customers right now. Your message is saved; press Retry in a moment."
+)
 
 
 class Outage(Exception):
@@ -85,8 +88,13 @@ def keeps_its_form(view: View) -> View:
     return view
 
 
-def outage_response(request: HtmxHttpRequest, text: str | Promise = SYSTEMS_UNREACHABLE, *,
-                    keep_form: bool = False, retry: dict[str, str] | None = None) -> HttpResponse:
+def outage_response(
+    request: HtmxHttpRequest,
+    text: str | Promise = SYSTEMS_UNREACHABLE,
+    *,
+    keep_form: bool = False,
+    retry: dict[str, str] | None = None,
+) -> HttpResponse:
     """503, without touching the database. For a GET, Try again loads the page again.
     A POST gets a Try again only from a form that ``keep_form`` (see keeps_its_form);
     any other POST (a sign-in, an admin form) gets none: its fields, a password
@@ -94,21 +102,36 @@ def outage_response(request: HtmxHttpRequest, text: str | Promise = SYSTEMS_UNRE
     text = str(text)
     public_id = _kwargs(request).get("public_id") if keep_form else None
     if keep_form and request.htmx and public_id is not None:
-        response = render(request, "bankbot/chat.html#proposal-unavailable",
-                          {"public_id": public_id, "error": text}, status=503)
+        response = render(
+            request,
+            "bankbot/chat.html#proposal-unavailable",
+            {"public_id": public_id, "error": text},
+            status=503,
+        )
         response["HX-Reswap"] = "none"  # only the out-of-band error slot changes
         return response
     if request.method != "POST":
-        return render(request, "503.html",
-                      {"text": text, "reload_url": _same_site(request.get_full_path())},
-                      status=503)
+        return render(
+            request, "503.html", {"text": text, "reload_url": _same_site(request.get_full_path())}, status=503
+        )
     if not keep_form:
         return render(request, "503.html", {"text": text}, status=503)
-    fields = list(retry.items()) if retry is not None else [
-        (name, value) for name, values in request.POST.lists() for value in values
-        if name != "csrfmiddlewaretoken"]
-    return render(request, "503.html", {"text": text, "retry_url": _same_site(request.path),
-                                        "retry_fields": sorted(fields)}, status=503)
+    fields = (
+        list(retry.items())
+        if retry is not None
+        else [
+            (name, value)
+            for name, values in request.POST.lists()
+            for value in values
+            if name != "csrfmiddlewaretoken"
+        ]
+    )
+    return render(
+        request,
+        "503.html",
+        {"text": text, "retry_url": _same_site(request.path), "retry_fields": sorted(fields)},
+        status=503,
+    )
 
 
 class OutageMiddleware(MiddlewareMixin):
@@ -124,8 +147,7 @@ class OutageMiddleware(MiddlewareMixin):
             text, retry = SYSTEMS_UNREACHABLE, None
         else:
             return None  # a bug stays a 500, reported as one
-        log.warning("database unavailable: %s %s", request.method, request.path,
-                    exc_info=exception)
+        log.warning("database unavailable: %s %s", request.method, request.path, exc_info=exception)
         match = getattr(request, "resolver_match", None)
         keep_form = bool(match and getattr(match.func, "outage_keeps_form", False))
         return outage_response(request, text, keep_form=keep_form, retry=retry)
@@ -133,6 +155,7 @@ class OutageMiddleware(MiddlewareMixin):
 
 # The 403 and 404 pages extend base.html, which reads the session's user: with the
 # database down, rendering them would fail as a 500. They say so instead.
+
 
 def page_not_found(request: HtmxHttpRequest, exception: Exception) -> HttpResponse:
     try:

@@ -43,16 +43,60 @@ _HTML_TAG = re.compile(r"<\s*(img|a|iframe|script)\b[^>]*>", re.IGNORECASE)
 _URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]{1,15}:)?//[^\s<>\"')\]]+", re.IGNORECASE)
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@(?:[^\W_][\w-]*\.)+[^\W\d_]{2,}")
 _END = r"[^\s<>\"')\].,;:!?]"
-_DOMAIN = re.compile(rf"(?<![\w@./-])(?P<host>(?:[^\W_][\w-]*\.)+(?P<tld>[^\W\d_]{{2,24}}))"
-                     rf"(?![\w@-])(?P<path>[/?#](?:[^\s<>\"')\]]*{_END})?)?")
+_DOMAIN = re.compile(
+    rf"(?<![\w@./-])(?P<host>(?:[^\W_][\w-]*\.)+(?P<tld>[^\W\d_]{{2,24}}))"
+    rf"(?![\w@-])(?P<path>[/?#](?:[^\s<>\"')\]]*{_END})?)?"
+)
 # A top-level domain that makes "name.tld" a link even without "www." or a path.
 # Two ASCII letters in one case (ccTLDs: "evil.kz", "EVIL.KZ", but not "card.It").
-_TLDS = frozenset({
-    "com", "net", "org", "info", "biz", "app", "dev", "online", "site", "website", "shop",
-    "store", "xyz", "top", "club", "pro", "bank", "money", "finance", "pay", "link", "click",
-    "live", "tech", "cloud", "email", "support", "help", "service", "services", "page", "web",
-    "vip", "win", "icu", "рф", "қаз", "рус", "бел", "укр", "срб", "онлайн", "сайт", "орг",
-})
+_TLDS = frozenset(
+    {
+        "com",
+        "net",
+        "org",
+        "info",
+        "biz",
+        "app",
+        "dev",
+        "online",
+        "site",
+        "website",
+        "shop",
+        "store",
+        "xyz",
+        "top",
+        "club",
+        "pro",
+        "bank",
+        "money",
+        "finance",
+        "pay",
+        "link",
+        "click",
+        "live",
+        "tech",
+        "cloud",
+        "email",
+        "support",
+        "help",
+        "service",
+        "services",
+        "page",
+        "web",
+        "vip",
+        "win",
+        "icu",
+        "рф",
+        "қаз",
+        "рус",
+        "бел",
+        "укр",
+        "срб",
+        "онлайн",
+        "сайт",
+        "орг",
+    }
+)
 _NOT_BEFORE = r"(?<![\w+.,-])"
 _PHONE = re.compile(
     r"(?:(?<![\w+])\+\s?\d(?:[\s().-]{0,2}\d){9,14}"  # +7 700 123 45 67, +1 (555) 123-4567
@@ -68,22 +112,28 @@ _PHONE = re.compile(
 _SPELT_PHONE = re.compile(r"(?<![\w.,])\+?\d{1,2}(?:\s?[\s.\-/·_]\s?\d{1,2}){4,}(?![\w.,]?\d)")
 # A link written so that it does not look like one: "example[.]kz", "example (dot) kz",
 # "example dot com", «пример точка kz», "hxxp://": read as the link it is.
-_SPOKEN_TLDS = ("kz|ru|com|net|org|info|io|co|me|cc|ly|tk|ua|by|uz|kg|su|us|uk|de|cn|tv|ws|to"
-                "|xyz|top|online|site|shop|store|app|pro|рф|қаз")
-_DEFANGED_DOT = re.compile(r"\s*[\[({]\s*(?:\.|dot|точка)\s*[\])}]\s*"
-                           rf"|(?<=[\w-]{{3}})\s+(?:dot|точка)\s+(?=(?:{_SPOKEN_TLDS})\b)",
-                           re.IGNORECASE)
+_SPOKEN_TLDS = (
+    "kz|ru|com|net|org|info|io|co|me|cc|ly|tk|ua|by|uz|kg|su|us|uk|de|cn|tv|ws|to"
+    "|xyz|top|online|site|shop|store|app|pro|рф|қаз"
+)
+_DEFANGED_DOT = re.compile(
+    r"\s*[\[({]\s*(?:\.|dot|точка)\s*[\])}]\s*"
+    rf"|(?<=[\w-]{{3}})\s+(?:dot|точка)\s+(?=(?:{_SPOKEN_TLDS})\b)",
+    re.IGNORECASE,
+)
 _DEFANGED_SCHEME = re.compile(r"\bhxxp(s?)://", re.IGNORECASE)
 _DEFANGED_AT = re.compile(r"\s*[\[({]\s*(?:at|собака)\s*[\])}]\s*", re.IGNORECASE)
 # A number of days, hours or percent is not money: "more than 120 days", "0.5%".
-_QUANTITY = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?[\s-]*(?:%|(?:per ?cent|days?|hours?|minutes?"
-                       r"|months?|years?|процент\w*|дн(?:я|ей)|день|час\w*|минут\w*|месяц\w*"
-                       r"|лет|год\w*)\b)", re.IGNORECASE)
+_QUANTITY = re.compile(
+    r"(?<![\d.,])\d+(?:[.,]\d+)?[\s-]*(?:%|(?:per ?cent|days?|hours?|minutes?"
+    r"|months?|years?|процент\w*|дн(?:я|ей)|день|час\w*|минут\w*|месяц\w*"
+    r"|лет|год\w*)\b)",
+    re.IGNORECASE,
+)
 # A minus sign before a number: "-99 999 KZT" states 99 999 (money does not read signs).
 _MINUS = re.compile(r"(?<![\w-])[-\u2212\u2013](?=\d)")
 
 _FIGURE = re.compile(r"\d{1,15}\.\d\d")
-
 
 
 def _marker(kind: str) -> str:
@@ -113,37 +163,69 @@ def _problems(removed: Iterable[str], amounts: Iterable[Decimal]) -> list[str]:
         return []  # the common case, a sentence at a time as the answer streams
     sentences = [
         ("link", gettext("The answer linked to another website; the link was removed.")),
-        ("e-mail", gettext("The answer gave an e-mail address the bank did not give; "
-                           "it was removed.")),
-        ("phone", gettext("The answer gave a phone number the bank did not give; "
-                          "it was removed.")),
-        ("balance", gettext("The assistant stated a balance that is not your balance; "
-                            "it was removed.")),
-        ("total", gettext("The assistant stated a total the bank did not compute; "
-                          "it was removed.")),
-        ("status", gettext("The assistant described a dispute's status that does not match "
-                           "your records; it was removed.")),
-        ("charge", gettext("The assistant gave a transaction an amount that is not its "
-                           "amount; it was removed.")),
-        ("balance_shown", gettext("The assistant stated a balance that is not your balance; "
-                                  "the bank's figure is shown in its place.")),
-        ("total_shown", gettext("The assistant stated a total the bank did not compute; "
-                                "the bank's total is shown in its place.")),
-        ("charge_shown", gettext("The assistant gave a transaction an amount that is not its "
-                                 "amount; the bank's amount is shown in its place.")),
-        ("status_shown", gettext("The assistant described a dispute's status that does not "
-                                 "match your records; the bank's status is shown in its place.")),
-        ("card", gettext("The assistant described a card's state that does not match your "
-                         "cards; it was removed.")),
-        ("card_shown", gettext("The assistant described a card's state that does not match "
-                               "your cards; the card's state is shown in its place.")),
+        ("e-mail", gettext("The answer gave an e-mail address the bank did not give; it was removed.")),
+        ("phone", gettext("The answer gave a phone number the bank did not give; it was removed.")),
+        ("balance", gettext("The assistant stated a balance that is not your balance; it was removed.")),
+        ("total", gettext("The assistant stated a total the bank did not compute; it was removed.")),
+        (
+            "status",
+            gettext(
+                "The assistant described a dispute's status that does not match your records; it was removed."
+            ),
+        ),
+        (
+            "charge",
+            gettext("The assistant gave a transaction an amount that is not its amount; it was removed."),
+        ),
+        (
+            "balance_shown",
+            gettext(
+                "The assistant stated a balance that is not your balance; "
+                "the bank's figure is shown in its place."
+            ),
+        ),
+        (
+            "total_shown",
+            gettext(
+                "The assistant stated a total the bank did not compute; "
+                "the bank's total is shown in its place."
+            ),
+        ),
+        (
+            "charge_shown",
+            gettext(
+                "The assistant gave a transaction an amount that is not its "
+                "amount; the bank's amount is shown in its place."
+            ),
+        ),
+        (
+            "status_shown",
+            gettext(
+                "The assistant described a dispute's status that does not "
+                "match your records; the bank's status is shown in its place."
+            ),
+        ),
+        (
+            "card",
+            gettext("The assistant described a card's state that does not match your cards; it was removed."),
+        ),
+        (
+            "card_shown",
+            gettext(
+                "The assistant described a card's state that does not match "
+                "your cards; the card's state is shown in its place."
+            ),
+        ),
     ]
     problems = [sentence for kind, sentence in sentences if kind in removed]
     if amounts:
-        problems.append(gettext(
-            "The assistant stated amounts that do not match your records (%(amounts)s); they "
-            "were removed. Please rely on the statement table instead.") % {
-            "amounts": ", ".join(f"{a:.2f}" for a in sorted(amounts))})
+        problems.append(
+            gettext(
+                "The assistant stated amounts that do not match your records (%(amounts)s); they "
+                "were removed. Please rely on the statement table instead."
+            )
+            % {"amounts": ", ".join(f"{a:.2f}" for a in sorted(amounts))}
+        )
     return problems
 
 
@@ -205,8 +287,7 @@ class _Figures:
         if not self.by_customer:
             # A bank field that is just a figure ("1.01", "5.05") is one, though alone
             # it reads like a day and a month.
-            found |= {Decimal(line) for line in self.text.splitlines()
-                      if _FIGURE.fullmatch(line)}
+            found |= {Decimal(line) for line in self.text.splitlines() if _FIGURE.fullmatch(line)}
         return found
 
     @cached_property
@@ -218,9 +299,15 @@ class _Figures:
         """The bank's facts a claim must equal: balances and totals (as figures),
         statuses, transactions' amounts, cards' states and disputes ("D-881:T-1003:opened"),
         from a tool result's own fields (never External ones)."""
-        found: dict[str, set[str]] = {"balance": set(), "total": set(), "status": set(),
-                                      "charge": set(), "reference": set(), "card": set(),
-                                      "dispute": set()}
+        found: dict[str, set[str]] = {
+            "balance": set(),
+            "total": set(),
+            "status": set(),
+            "charge": set(),
+            "reference": set(),
+            "card": set(),
+            "dispute": set(),
+        }
         if self.by_customer:
             return found
         try:
@@ -278,18 +365,28 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
             return
         # A transaction's amount, or an amount the bank attached to it (a dispute's
         # part): "T-5006:23760.00" — what a figure said of T-5006 may be.
-        reference = next((v for k in ("reference", "transaction")
-                          if isinstance(v := data.get(k), str) and _REFERENCE_SAID.fullmatch(v)),
-                         None)
+        reference = next(
+            (
+                v
+                for k in ("reference", "transaction")
+                if isinstance(v := data.get(k), str) and _REFERENCE_SAID.fullmatch(v)
+            ),
+            None,
+        )
         card, state = data.get("card"), data.get("status")
         if isinstance(card, str) and _LAST4.fullmatch(card) and state in _CARD_STATES:
             found["card"].add(f"{card}:{state}")  # "4242:active": a card row's state
         if isinstance(state, str) and state in _DISPUTE_STATUSES:
             # A dispute's row: its reference ("" if it shows none), its transaction's, its
             # status — "D-881:T-1003:opened".
-            dispute = next((v.upper() for k in ("dispute_id", "reference")
-                            if isinstance(v := data.get(k), str) and _DISPUTE_SAID.fullmatch(v)),
-                           "")
+            dispute = next(
+                (
+                    v.upper()
+                    for k in ("dispute_id", "reference")
+                    if isinstance(v := data.get(k), str) and _DISPUTE_SAID.fullmatch(v)
+                ),
+                "",
+            )
             found["dispute"].add(f"{dispute}:{reference or ''}:{state}")
         if reference is not None:
             found["reference"].add(reference)
@@ -313,8 +410,7 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
         # …", a proposal's summary) vouches for every figure it gives of it.
         reference = _latin_reference(said[0])
         found["reference"].add(reference)
-        found["charge"].update(f"{reference}:{amount:.2f}"
-                               for amount in amount_values(data, min_bare=1))
+        found["charge"].update(f"{reference}:{amount:.2f}" for amount in amount_values(data, min_bare=1))
 
 
 # Claims a sentence makes about the bank's facts: a figure said to be the balance or a
@@ -322,23 +418,29 @@ def _collect_facts(data: Any, found: dict[str, set[str]]) -> None:
 # charge's real amount stated as "your balance" is a false claim all the same.
 _CLAIMS = {
     "balance": re.compile(r"\bbalance\b|\bбаланс\w*|\bостат(?:ок|ке|ка|ку)\b", re.IGNORECASE),
-    "total": re.compile(r"\b(?:in )?total\b|\baltogether\b|\bвсего\b|\bитого\b|\bв сумме\b",
-                        re.IGNORECASE),
+    "total": re.compile(r"\b(?:in )?total\b|\baltogether\b|\bвсего\b|\bитого\b|\bв сумме\b", re.IGNORECASE),
 }
 # A dispute's status in words, and the stored status each word claims. In Russian, the
 # participle in any gender («одобрен», «решена», «отклонённый»), not the noun
 # («одобрения», «решение по спору», «возвращение средств»), which claims nothing.
 _PARTICIPLE = r"(?:[аоы]|н\w*)?"
 _STATUS_WORDS = (
-    (re.compile(r"\b(?:approved|refunded|resolved|accepted|won|compensated"
-                rf"|одобрен{_PARTICIPLE}|удовлетвор[её]н{_PARTICIPLE}|реш[её]н{_PARTICIPLE}"
-                rf"|возвращ[её]н{_PARTICIPLE})\b", re.IGNORECASE), "resolved"),
-    (re.compile(rf"\b(?:rejected|declined|denied|отклон[её]н{_PARTICIPLE}|отказан\w*)\b",
-                re.IGNORECASE), "rejected"),
+    (
+        re.compile(
+            r"\b(?:approved|refunded|resolved|accepted|won|compensated"
+            rf"|одобрен{_PARTICIPLE}|удовлетвор[её]н{_PARTICIPLE}|реш[её]н{_PARTICIPLE}"
+            rf"|возвращ[её]н{_PARTICIPLE})\b",
+            re.IGNORECASE,
+        ),
+        "resolved",
+    ),
+    (
+        re.compile(rf"\b(?:rejected|declined|denied|отклон[её]н{_PARTICIPLE}|отказан\w*)\b", re.IGNORECASE),
+        "rejected",
+    ),
 )
 _DISPUTE_WORD = re.compile(r"\bdisputes?\b|\bclaims?\b|\bспор\w*|\bпретензи\w*", re.IGNORECASE)
-_NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|пока не)\b\W*(?:\w+\W+){0,2}$",
-                      re.IGNORECASE)
+_NOT_YET = re.compile(r"\b(?:not|n't|never|yet|не|ещё не|еще не|пока не)\b\W*(?:\w+\W+){0,2}$", re.IGNORECASE)
 # Not a status said to hold now: a future or a possibility just before the word ("will
 # be approved", "can be fully refunded", «будет одобрен»), or a condition a few words
 # before it ("if your dispute D-881 is approved", «если спор будет одобрен»).
@@ -347,20 +449,30 @@ _NOT_NOW_STATUS = re.compile(
     r"\s+(?:\w+\s+)?|\b(?:будет|будут|может|могут|должен|должна|должно|должны)\s+"
     r"(?:быть\s+)?(?:\w+\s+)?"
     r"|\b(?:if|once|when|unless|until|если|когда|как только)\b\W*(?:[\w-]+\W+){0,4})$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # Between two false words of one fact ("approved and refunded", "blocked and frozen"): the
 # fact is written once in place of both.
-_JOINED = re.compile(r"(?:\s|&|/|\b(?:and|or|also|then|has|have|had|been|was|were|is|are|fully"
-                     r"|и|или|а|также|был|была|было|были)\b)*", re.IGNORECASE)
+_JOINED = re.compile(
+    r"(?:\s|&|/|\b(?:and|or|also|then|has|have|had|been|was|were|is|are|fully"
+    r"|и|или|а|также|был|была|было|были)\b)*",
+    re.IGNORECASE,
+)
 # Where a status's words fit in place of the false one: after "is", "was", "has been" (an
 # adverb between: "was fully refunded") or a colon or a dash ("Status: approved"), and a
 # Russian short form («одобрен», «заблокирована»). Not "The bank approved your dispute",
 # "you won it", «ваш отклонённый спор»: there the false words are removed.
-_STATE_FITS = re.compile(r"(?:\b(?:is|was|are|were|be|been|being|become|became|becomes|get|gets"
-                         r"|got)|[:\u2014\u2013-])\s+(?:\w+\s+)?$", re.IGNORECASE)
+_STATE_FITS = re.compile(
+    r"(?:\b(?:is|was|are|were|be|been|being|become|became|becomes|get|gets"
+    r"|got)|[:\u2014\u2013-])\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
-_LONG_FORM = re.compile(r"\w*(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ом|ем|ую|юю"
-                        r"|ых|их|ыми|ими)", re.IGNORECASE)
+_LONG_FORM = re.compile(
+    r"\w*(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ом|ем|ую|юю"
+    r"|ых|их|ыми|ими)",
+    re.IGNORECASE,
+)
 # A clause: up to a full stop, a semicolon or a comma that is not inside a number.
 _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
 
@@ -368,18 +480,20 @@ _CLAUSE = re.compile(r"(?:[^.!?;,\n]|[.,](?=\d))+")
 _REFERENCE_SAID = re.compile(r"(?<![\w-])[TТ]-\d{1,12}\b")
 _DISPUTE_SAID = re.compile(r"(?<![\w-])[Dd]-\d{1,12}\b")
 # A card named by its last four digits, and the state a sentence says it is in.
-_CARD_SAID = re.compile(r"(?:\bcard|\bкарт\w*|•+|\*{2,})\s*(?:ending (?:in )?|•+\s*)?(\d{4})\b",
-                        re.IGNORECASE)
+_CARD_SAID = re.compile(
+    r"(?:\bcard|\bкарт\w*|•+|\*{2,})\s*(?:ending (?:in )?|•+\s*)?(\d{4})\b", re.IGNORECASE
+)
 _CARD_STATE_WORDS = (
-    (re.compile(r"\b(?:blocked|frozen|locked|заблокирован\w*|заморожен\w*)\b", re.IGNORECASE),
-     "blocked"),
-    (re.compile(r"\b(?:active|unblocked|unfrozen|активн\w*|разблокирован\w*)\b", re.IGNORECASE),
-     "active"),
+    (re.compile(r"\b(?:blocked|frozen|locked|заблокирован\w*|заморожен\w*)\b", re.IGNORECASE), "blocked"),
+    (re.compile(r"\b(?:active|unblocked|unfrozen|активн\w*|разблокирован\w*)\b", re.IGNORECASE), "active"),
 )
 # Not a state said to hold now: a future, a condition, an ability ("will be blocked once
 # you confirm", «будет заблокирована», "can be unblocked").
-_NOT_NOW = re.compile(r"\b(?:will|would|once|after|when|if|can|could|may|should|to be|"
-                      r"будет|будут|после|когда|если|можно|может|чтобы)\b", re.IGNORECASE)
+_NOT_NOW = re.compile(
+    r"\b(?:will|would|once|after|when|if|can|could|may|should|to be|"
+    r"будет|будут|после|когда|если|можно|может|чтобы)\b",
+    re.IGNORECASE,
+)
 
 
 def _latin_reference(said: str) -> str:
@@ -414,32 +528,30 @@ def _claims_in(text: str, mentions: list[Any]) -> list[_Claim]:
             # "T-5006 was 18,760.00 ₸": a figure said of the one transaction named must be
             # its amount (or an amount the bank attached to it), not another row's.
             m, (reference,) = inside[0], references
-            found.append(_Claim("charge", f"{_latin_reference(reference)}:{m.value:.2f}",
-                                m.start, m.end))
+            found.append(_Claim("charge", f"{_latin_reference(reference)}:{m.value:.2f}", m.start, m.end))
         cards = set(_CARD_SAID.findall(said))
         if len(cards) == 1 and not _NOT_NOW.search(said):
             # "Card 4242 is blocked": the state said of one card must be its state now.
             for pattern, state in _CARD_STATE_WORDS:
                 for word in pattern.finditer(said):
-                    if not _NOT_YET.search(said[:word.start()]):
+                    if not _NOT_YET.search(said[: word.start()]):
                         start = sentence.start() + word.start()
-                        found.append(_Claim("card", f"{next(iter(cards))}:{state}", start,
-                                            start + len(word.group(0))))
+                        found.append(
+                            _Claim("card", f"{next(iter(cards))}:{state}", start, start + len(word.group(0)))
+                        )
         if not _DISPUTE_WORD.search(said):
             continue
         # The dispute said to be in that status: the one named, by its reference or else
         # by its transaction's ("the dispute on T-1003").
-        named = ({d.upper() for d in _DISPUTE_SAID.findall(said)}
-                 or {_latin_reference(t) for t in references})
+        named = {d.upper() for d in _DISPUTE_SAID.findall(said)} or {_latin_reference(t) for t in references}
         of = next(iter(named)) if len(named) == 1 else ("*" if named else "")
         for pattern, status in _STATUS_WORDS:
             for word in pattern.finditer(said):
-                before = said[:word.start()]
+                before = said[: word.start()]
                 # "not approved yet", "will be approved", "if it is approved": no claim.
                 if not _NOT_YET.search(before) and not _NOT_NOW_STATUS.search(before):
                     start = sentence.start() + word.start()
-                    found.append(_Claim("status", f"{of}:{status}", start,
-                                        start + len(word.group(0))))
+                    found.append(_Claim("status", f"{of}:{status}", start, start + len(word.group(0))))
     return found
 
 
@@ -493,7 +605,7 @@ def _state_words(claim: _Claim, state: str, text: str) -> str | None:
     """A stored status or state in the words the disputes table and the card chips use,
     in the customer's language, cased as the words it replaces were ("Open", "open");
     None where those words would not fit in their place (``_STATE_FITS``)."""
-    written = text[claim.start:claim.end]
+    written = text[claim.start : claim.end]
     if _CYRILLIC.search(written):  # Russian: a short form only
         fits = not _LONG_FORM.fullmatch(written)
     else:
@@ -506,19 +618,24 @@ def _state_words(claim: _Claim, state: str, text: str) -> str | None:
     return first + words[1:]
 
 
-def _joined(spans: dict[tuple[int, int], _Claim], rendered: dict[tuple[int, int], str],
-            text: str) -> dict[tuple[int, int], _Claim]:
+def _joined(
+    spans: dict[tuple[int, int], _Claim], rendered: dict[tuple[int, int], str], text: str
+) -> dict[tuple[int, int], _Claim]:
     """False words of one status side by side ("approved and refunded", "blocked and
     frozen") are one span, given the fact the first is given: it is written once."""
     joined: dict[tuple[int, int], _Claim] = {}
     last: tuple[int, int] | None = None
     for span in sorted(spans):
         claim = spans[span]
-        if (last is not None and last in rendered and claim.kind in ("status", "card")
-                and rendered.get(span, rendered[last]) == rendered[last]
-                and joined[last].kind == claim.kind
-                and joined[last].value.split(":")[0] == claim.value.split(":")[0]
-                and _JOINED.fullmatch(text[last[1]:span[0]])):
+        if (
+            last is not None
+            and last in rendered
+            and claim.kind in ("status", "card")
+            and rendered.get(span, rendered[last]) == rendered[last]
+            and joined[last].kind == claim.kind
+            and joined[last].value.split(":")[0] == claim.value.split(":")[0]
+            and _JOINED.fullmatch(text[last[1] : span[0]])
+        ):
             merged = (last[0], span[1])
             joined[merged] = joined.pop(last)
             rendered[merged] = rendered[last]
@@ -557,8 +674,12 @@ def _contacts_in(text: str) -> list[_Contact]:
         add("e-mail", m.start(), m.end(), m.group(0).lower())
     for m in _DOMAIN.finditer(text):
         host, tld = m["host"], m["tld"]
-        if (host.lower().startswith("www.") or m["path"] or tld.lower() in _TLDS
-                or (len(tld) == 2 and tld.isascii() and (tld.islower() or tld.isupper()))):
+        if (
+            host.lower().startswith("www.")
+            or m["path"]
+            or tld.lower() in _TLDS
+            or (len(tld) == 2 and tld.isascii() and (tld.islower() or tld.isupper()))
+        ):
             add("link", m.start(), m.end(), _host(m.group(0)))
     spelt = [m for m in _SPELT_PHONE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 10]
     for m in [*_PHONE.finditer(text), *spelt]:  # spelt: ten digits at least, not a date
@@ -579,9 +700,11 @@ def _host(link: str) -> str:
 
 
 def _claims_possible(text: str) -> bool:
-    return (any(p.search(text) for p in _CLAIMS.values()) or bool(_REFERENCE_SAID.search(text))
-            or bool(_CARD_SAID.search(text))) or bool(
-        _DISPUTE_WORD.search(text) and any(p.search(text) for p, _ in _STATUS_WORDS))
+    return (
+        any(p.search(text) for p in _CLAIMS.values())
+        or bool(_REFERENCE_SAID.search(text))
+        or bool(_CARD_SAID.search(text))
+    ) or bool(_DISPUTE_WORD.search(text) and any(p.search(text) for p, _ in _STATUS_WORDS))
 
 
 def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
@@ -596,7 +719,7 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
     contacts = _contacts_in(cleaned)
     blanked = cleaned
     for contact in contacts:  # a phone number's digits are not amounts
-        blanked = blanked[:contact.start] + " " * (contact.end - contact.start) + blanked[contact.end:]
+        blanked = blanked[: contact.start] + " " * (contact.end - contact.start) + blanked[contact.end :]
     blanked = _MINUS.sub(" ", _QUANTITY.sub(" ", blanked))
     mentions = amounts_in(blanked, min_bare=_MIN_BARE)
     unfound = {m.value for m in mentions}
@@ -618,17 +741,23 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
             break
     # A figure said of a transaction no result shows is judged as any amount is; a state
     # said of a card the bank's data never showed is not judged.
-    unmet -= {(kind, value) for kind, value in unmet
-              if (kind == "charge" and value.split(":")[0] in named)
-              or (kind == "card" and value.split(":")[0] in cards)}
+    unmet -= {
+        (kind, value)
+        for kind, value in unmet
+        if (kind == "charge" and value.split(":")[0] in named)
+        or (kind == "card" and value.split(":")[0] in cards)
+    }
 
     # An amount the records do not hold is removed, not only flagged: a false
     # "refund of fifteen thousand tenge" must not be read, even under a warning.
     cuts = [(c.start, c.end, c.kind) for c in contacts if c.key in unvouched]
     states = _States(known) if any(c.kind in ("status", "card") for c in claims) else None
-    false = [c for c in claims if (c.kind, c.value) in unmet
-             and not (c.kind not in ("status", "card")
-                      and Decimal(c.value.split(":")[-1]) in unfound)]
+    false = [
+        c
+        for c in claims
+        if (c.kind, c.value) in unmet
+        and not (c.kind not in ("status", "card") and Decimal(c.value.split(":")[-1]) in unfound)
+    ]
     false += [c for c in claims if c.kind == "status" and states and not states.holds(c.value)]
     spans = {(c.start, c.end): c for c in reversed(false)}  # one cut a span
     # Where the bank holds exactly one such fact (the balance, the total, the row's
@@ -642,14 +771,12 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
             state = states.now(claim) if states else None
             words = _state_words(claim, state, cleaned) if state else None
         else:
-            fact = shown_facts.get(claim.kind if claim.kind != "charge"
-                                   else claim.value.split(":")[0])
+            fact = shown_facts.get(claim.kind if claim.kind != "charge" else claim.value.split(":")[0])
             words = kzt_text(fact) if fact is not None else None
         if words is not None:
             rendered[(start, end)] = words
     spans = _joined(spans, rendered, cleaned)
-    removed |= {f"{claim.kind}_shown" if span in rendered else claim.kind
-                for span, claim in spans.items()}
+    removed |= {f"{claim.kind}_shown" if span in rendered else claim.kind for span, claim in spans.items()}
     cuts += [(start, end, claim.kind) for (start, end), claim in spans.items()]
     removed |= {c.kind for c in contacts if c.key in unvouched}
     cuts += [(m.start, m.end, "amount") for m in mentions if m.value in unfound]
@@ -657,8 +784,12 @@ def _check(text: str, known: Iterable[_Figures]) -> CheckedAnswer:
         cleaned = cleaned[:start] + rendered.get((start, end), _marker(kind)) + cleaned[end:]
     if unfound:
         removed.add("amount")
-    return CheckedAnswer(text=cleaned, problems=_problems(removed, unfound),
-                         removed=frozenset(removed), amounts=frozenset(unfound))
+    return CheckedAnswer(
+        text=cleaned,
+        problems=_problems(removed, unfound),
+        removed=frozenset(removed),
+        amounts=frozenset(unfound),
+    )
 
 
 # --- the answer as it streams: a sentence at a time, each checked before it is shown ---
@@ -712,7 +843,8 @@ def _ends_a_sentence(text: str, match: re.Match[str]) -> bool | None:
         return False
     word = _LAST_WORD.search(text, max(0, start - 40), start)
     if (word is not None and _holds(word.group(0))) or ends_in_currency(
-            text[max(0, start - 8):match.end()]):
+        text[max(0, start - 8) : match.end()]
+    ):
         return False  # "fifteen.", "тенге\n99", "тг. 99": one amount, read across
     if not line_break:
         return True
@@ -735,8 +867,11 @@ def _may_start(text: str, at: int) -> bool | None:
 def _unclosed(text: str) -> bool:
     """Whether ``text`` ends inside a tag, a markdown link or an image: the check reads
     "<img …>" and "[…](…)" whole, across a sentence's end."""
-    return (text.rfind("<") > text.rfind(">") or text.rfind("[") > text.rfind("]")
-            or text.rfind("](") > text.rfind(")"))
+    return (
+        text.rfind("<") > text.rfind(">")
+        or text.rfind("[") > text.rfind("]")
+        or text.rfind("](") > text.rfind(")")
+    )
 
 
 def _is_currency(char: str) -> bool:
@@ -751,8 +886,12 @@ def _run_on_cut(text: str) -> int:
         if start == 0 or gap.end() >= len(text) or not text[start - 1].isalpha():
             continue
         word = _LAST_WORD.search(text, max(0, start - 40), start)
-        if word is not None and not _holds(word.group(0)) and text[gap.end()].isalpha() \
-                and _may_start(text, gap.end()) is True:
+        if (
+            word is not None
+            and not _holds(word.group(0))
+            and text[gap.end()].isalpha()
+            and _may_start(text, gap.end()) is True
+        ):
             return gap.end()
     return 0
 
@@ -783,8 +922,7 @@ class StreamGate:
     been added.
     """
 
-    def __init__(self, known_text: Iterable[str | Known], *,
-                 piece_chars: int = STREAM_PIECE_CHARS) -> None:
+    def __init__(self, known_text: Iterable[str | Known], *, piece_chars: int = STREAM_PIECE_CHARS) -> None:
         self.know(known_text)
         self.piece_chars = piece_chars
         self.raw = ""  # everything the model wrote, as it wrote it
@@ -813,14 +951,19 @@ class StreamGate:
         delta = without_hidden(delta)
         if not delta:
             return ""
-        if (self._call_ended and not self._pending and self.text
-                and not self.text[-1].isspace() and not delta[0].isspace()):
+        if (
+            self._call_ended
+            and not self._pending
+            and self.text
+            and not self.text[-1].isspace()
+            and not delta[0].isspace()
+        ):
             delta = "\n" + delta  # another call's text: on a line of its own
         self._call_ended = False
         self._pending += delta
         shown = []
         while end := self._piece_end():
-            piece, self._pending = self._pending[:end[0]], self._pending[end[0]:]
+            piece, self._pending = self._pending[: end[0]], self._pending[end[0] :]
             self._looked = 0
             shown.append(self._release(piece, ends_sentence=end[1]))
         return "".join(shown)
@@ -835,8 +978,12 @@ class StreamGate:
             return ""
         probe = said + "\nX "  # as if a sentence followed: may this one end here?
         ended = _SENTENCE_END.search(probe, finished.start())
-        if (ended is None or ended.end() != len(said) + 1 or not _ends_a_sentence(probe, ended)
-                or _unclosed(self.text[self._sentence:] + said)):
+        if (
+            ended is None
+            or ended.end() != len(said) + 1
+            or not _ends_a_sentence(probe, ended)
+            or _unclosed(self.text[self._sentence :] + said)
+        ):
             return ""
         piece, self._pending = self._pending, ""
         self._looked = 0
@@ -853,7 +1000,7 @@ class StreamGate:
         settled = True  # every end looked at so far is not one, whatever follows
         for match in _SENTENCE_END.finditer(self._pending, self._looked):
             ends = _ends_a_sentence(self._pending, match)
-            if ends and _unclosed(self.text[self._sentence:] + self._pending[:match.start()]):
+            if ends and _unclosed(self.text[self._sentence :] + self._pending[: match.start()]):
                 ends = False
             if ends:
                 return match.end(), True
@@ -867,17 +1014,17 @@ class StreamGate:
     def _release(self, piece: str, *, ends_sentence: bool) -> str:
         if len(self.text) - self._sentence > _CONTEXT_CHARS:
             self._sentence = len(self.text)
-        before = self.text[self._sentence:]
+        before = self.text[self._sentence :]
         checked = _check(before + piece, self._known)
         if checked.text.startswith(before):
-            shown = checked.text[len(before):]
+            shown = checked.text[len(before) :]
             removed = set(checked.removed)
         else:  # it would change what was shown: the piece goes, its note stays
             # and no fact was shown in anything's place ("balance_shown" is "balance").
             removed = {kind.removesuffix("_shown") for kind in checked.removed}
             kinds = sorted(removed, key=_NOTE_ORDER.index) or ["tag"]
-            lead = piece[:len(piece) - len(piece.lstrip())]
-            shown = lead + _marker(kinds[0]) + piece[len(piece.rstrip()):]
+            lead = piece[: len(piece) - len(piece.lstrip())]
+            shown = lead + _marker(kinds[0]) + piece[len(piece.rstrip()) :]
         self._removed |= removed
         self._amounts |= checked.amounts
         self.text += shown
@@ -886,9 +1033,24 @@ class StreamGate:
         return shown
 
 
-_NOTE_ORDER = ["phone", "link", "e-mail", "amount", "balance", "total", "charge", "balance_shown",
-               "total_shown", "charge_shown", "status", "status_shown", "card", "card_shown",
-               "image", "tag"]
+_NOTE_ORDER = [
+    "phone",
+    "link",
+    "e-mail",
+    "amount",
+    "balance",
+    "total",
+    "charge",
+    "balance_shown",
+    "total_shown",
+    "charge_shown",
+    "status",
+    "status_shown",
+    "card",
+    "card_shown",
+    "image",
+    "tag",
+]
 
 
 class _Replay:

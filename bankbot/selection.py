@@ -23,8 +23,9 @@ from tools.catalog import CATALOG
 from tools.context import ActionContext
 
 
-def selected_call(ctx: ActionContext, customer_message: Message
-                  ) -> ChatCompletionMessageFunctionToolCall | DomainError | None:
+def selected_call(
+    ctx: ActionContext, customer_message: Message
+) -> ChatCompletionMessageFunctionToolCall | DomainError | None:
     """The call a click means, or why there is none (someone else's row, a missing
     one), or None when the message is not a click on a row's button."""
     grants = ctx.mandate.grants
@@ -38,8 +39,10 @@ def selected_call(ctx: ActionContext, customer_message: Message
     except DomainError as refusal:
         return refusal
     return ChatCompletionMessageFunctionToolCall(
-        id=f"ui-{customer_message.pk}", type="function",
-        function=Function(name=spec.name, arguments=json.dumps(arguments)))
+        id=f"ui-{customer_message.pk}",
+        type="function",
+        function=Function(name=spec.name, arguments=json.dumps(arguments)),
+    )
 
 
 def selection_answer(proposed: bool, refusal: str) -> str:

@@ -80,8 +80,7 @@ class SessionUnreadable(Exception):
     """The database failed while a frame's session was read (``session_then``)."""
 
 
-def session_then(*, session_key: str | None, user_pk: Any, then: Callable[[], T]
-                 ) -> tuple[bool, T | None]:
+def session_then(*, session_key: str | None, user_pk: Any, then: Callable[[], T]) -> tuple[bool, T | None]:
     """On the database thread, in one trip from the socket (a burst of customers'
     messages queues there one after another: docs/benchmarks.md, part g): the session
     check a frame gets, then ``then`` only if the session lasts — (False, None) if it
@@ -102,11 +101,14 @@ def sessions_check(user_pk: Any, *, ended: str | None = None) -> None:
     if layer is None:  # no layer configured: every frame is checked all the same
         return
     try:
-        async_to_sync(layer.group_send)(user_group(user_pk), {
-            "type": "session.check", "ended": session_digest(ended) if ended else ""})
+        async_to_sync(layer.group_send)(
+            user_group(user_pk), {"type": "session.check", "ended": session_digest(ended) if ended else ""}
+        )
     except outage.LAYER_ERRORS:
-        log.warning("chat: could not tell a user's sockets to check their session; "
-                    "their next frame is checked", exc_info=True)
+        log.warning(
+            "chat: could not tell a user's sockets to check their session; their next frame is checked",
+            exc_info=True,
+        )
 
 
 class SessionBoundConsumer(AsyncWebsocketConsumer):
@@ -134,7 +136,8 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
         only if it does. With the database away, the frame is turned away with a notice."""
         try:
             lasts = await database_sync_to_async(session_lasts)(
-                session_key=self.session_key, user_pk=self.session_user_pk)
+                session_key=self.session_key, user_pk=self.session_user_pk
+            )
         except outage.DATABASE_ERRORS:
             log.warning("chat: the database failed checking a socket's session", exc_info=True)
             await self.notice(str(outage.SYSTEMS_UNREACHABLE), refused=refused)
@@ -153,7 +156,8 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
             return
         with contextlib.suppress(*outage.DATABASE_ERRORS):  # the next frame checks again
             if not await database_sync_to_async(session_lasts)(
-                    session_key=self.session_key, user_pk=self.session_user_pk):
+                session_key=self.session_key, user_pk=self.session_user_pk
+            ):
                 await self.session_ended()
 
     async def session_ended(self) -> None:
@@ -172,8 +176,9 @@ def _on_logged_out(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> No
         sessions_check(user.pk, ended=request.session.session_key)
 
 
-def _on_user_saved(sender: Any, *, instance: Any, created: bool = False,
-                   update_fields: Any = None, **kwargs: Any) -> None:
+def _on_user_saved(
+    sender: Any, *, instance: Any, created: bool = False, update_fields: Any = None, **kwargs: Any
+) -> None:
     """A password changed or a login deactivated ends sessions: checked once the
     change is committed (before, another connection would still read the old row).
     A new user has no sockets; signing in only stamps ``last_login``, which ends nothing."""
@@ -184,5 +189,6 @@ def _on_user_saved(sender: Any, *, instance: Any, created: bool = False,
 
 def connect() -> None:
     user_logged_out.connect(_on_logged_out, dispatch_uid="bankbot.socket_sessions.logged_out")
-    post_save.connect(_on_user_saved, sender=get_user_model(),
-                      dispatch_uid="bankbot.socket_sessions.user_saved")
+    post_save.connect(
+        _on_user_saved, sender=get_user_model(), dispatch_uid="bankbot.socket_sessions.user_saved"
+    )

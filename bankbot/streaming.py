@@ -31,8 +31,13 @@ log = logging.getLogger(__name__)
 class TextCoalescer:
     """Collects streamed text and says when it is due to be sent."""
 
-    def __init__(self, *, interval: float = STREAM_INTERVAL, max_chars: int = STREAM_MAX_CHARS,
-                 clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        interval: float = STREAM_INTERVAL,
+        max_chars: int = STREAM_MAX_CHARS,
+        clock: Clock = time.monotonic,
+    ) -> None:
         self.interval, self.max_chars, self.clock = interval, max_chars, clock
         self._pending: list[str] = []
         self._size = 0
@@ -89,10 +94,16 @@ class TurnStream:
     waits until everything has gone.
     """
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], render_text: Callable[[str], str],
-                 *, interval: float = STREAM_INTERVAL, max_chars: int = STREAM_MAX_CHARS,
-                 clock: Clock = time.monotonic,
-                 before_last: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        render_text: Callable[[str], str],
+        *,
+        interval: float = STREAM_INTERVAL,
+        max_chars: int = STREAM_MAX_CHARS,
+        clock: Clock = time.monotonic,
+        before_last: Callable[[], None] | None = None,
+    ) -> None:
         # before_last: called on the loop just before the frame that carries the
         # turn's last fragment is sent (the consumer lets the customer speak again).
         self._send, self._render_text, self._before_last = send, render_text, before_last

@@ -27,30 +27,45 @@ log = logging.getLogger(__name__)
 _turns: set[asyncio.Task[None]] = set()
 
 
-def run_turn_in_thread(*, user: Any, conversation: Conversation, message: Message,
-                       on_event: Callable[[agent.TurnEvent], None], language: str,
-                       stop: StopSignal | None = None) -> None:
+def run_turn_in_thread(
+    *,
+    user: Any,
+    conversation: Conversation,
+    message: Message,
+    on_event: Callable[[agent.TurnEvent], None],
+    language: str,
+    stop: StopSignal | None = None,
+) -> None:
     """The agent's synchronous turn, on a thread of the turn pool (bankbot/turns.py)."""
     try:
         with translation.override(language):
-            agent.run_turn(user=user, conversation=conversation, customer_message=message,
-                           on_event=on_event, stop=stop)
+            agent.run_turn(
+                user=user, conversation=conversation, customer_message=message, on_event=on_event, stop=stop
+            )
     except TurnStopped:
         log.info("chat: a turn stopped before its next model call (the worker is stopping)")
     finally:
         close_old_connections()
 
 
-def start_turn(*, turn: str, user: Any, conversation: Conversation, message: Message,
-               language: str, send: Callable[[str], Awaitable[None]], clock: Clock,
-               answered: Callable[[], None], ended: Callable[[], Awaitable[None]]) -> None:
+def start_turn(
+    *,
+    turn: str,
+    user: Any,
+    conversation: Conversation,
+    message: Message,
+    language: str,
+    send: Callable[[str], Awaitable[None]],
+    clock: Clock,
+    answered: Callable[[], None],
+    ended: Callable[[], Awaitable[None]],
+) -> None:
     """Run the turn in the background, in the slot the caller took (``turn_slots().take()``)
     and sent the turn's opening fragment for; the slot is free again when the turn's
     thread is. ``answered`` is called on the loop just before the answer's last
     fragment goes (the customer may write again as soon as they can see it);
     ``ended`` is awaited once every fragment of the turn has gone."""
-    stream = TurnStream(send, lambda text: render_text(text, turn=turn), clock=clock,
-                        before_last=answered)
+    stream = TurnStream(send, lambda text: render_text(text, turn=turn), clock=clock, before_last=answered)
 
     def on_event(event: agent.TurnEvent) -> None:
         # On the turn's worker thread: text goes to the stream as it is (rendered
@@ -60,8 +75,7 @@ def start_turn(*, turn: str, user: Any, conversation: Conversation, message: Mes
             return
         html = render_event(event, turn=turn, conversation=conversation)
         if html:
-            stream.fragment(html, last=event.kind in (agent.TurnEvent.Kind.FINAL,
-                                                      agent.TurnEvent.Kind.ERROR))
+            stream.fragment(html, last=event.kind in (agent.TurnEvent.Kind.FINAL, agent.TurnEvent.Kind.ERROR))
 
     stop = StopSignal()
     slots = turn_slots()
@@ -73,8 +87,14 @@ def start_turn(*, turn: str, user: Any, conversation: Conversation, message: Mes
                 # model holds a thread, and a worker holds as many as it has slots.
                 try:
                     future = turn_pool().submit(
-                        run_turn_in_thread, user=user, conversation=conversation,
-                        message=message, on_event=on_event, language=language, stop=stop)
+                        run_turn_in_thread,
+                        user=user,
+                        conversation=conversation,
+                        message=message,
+                        on_event=on_event,
+                        language=language,
+                        stop=stop,
+                    )
                 except BaseException:
                     slots.give_back()
                     raise
@@ -90,10 +110,13 @@ def start_turn(*, turn: str, user: Any, conversation: Conversation, message: Mes
             log.exception("chat turn failed")
             answered()
             with translation.override(language):
-                await send(render_failure(
-                    turn=turn, conversation=conversation,
-                    text=_("Something went wrong while answering. Your message is saved; "
-                           "press Retry.")))
+                await send(
+                    render_failure(
+                        turn=turn,
+                        conversation=conversation,
+                        text=_("Something went wrong while answering. Your message is saved; press Retry."),
+                    )
+                )
         finally:
             await ended()
 

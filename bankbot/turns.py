@@ -63,8 +63,9 @@ def turn_pool() -> ThreadPoolExecutor:
     global _pool
     with _guard:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=settings.BANKBOT_MAX_TURNS_PER_WORKER,
-                                       thread_name_prefix="turn")
+            _pool = ThreadPoolExecutor(
+                max_workers=settings.BANKBOT_MAX_TURNS_PER_WORKER, thread_name_prefix="turn"
+            )
         return _pool
 
 

@@ -102,6 +102,7 @@ def _conversation_url(conversation: Conversation, anchor: str = "") -> str:
 
 # --- chat ---------------------------------------------------------------------
 
+
 @require_GET
 @login_required
 @never_cache
@@ -120,30 +121,41 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 @customer_view
-def conversation_detail(request: HtmxHttpRequest, customer: Customer,
-                        public_id: uuid.UUID) -> HttpResponse:
+def conversation_detail(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID) -> HttpResponse:
     return _chat_page(request, customer, _conversation_or_404(customer, public_id))
 
 
-def _chat_page(request: HtmxHttpRequest, customer: Customer, conversation: Conversation, *,
-               draft: str = "", refused: str = "", status: int = 200) -> HttpResponse:
+def _chat_page(
+    request: HtmxHttpRequest,
+    customer: Customer,
+    conversation: Conversation,
+    *,
+    draft: str = "",
+    refused: str = "",
+    status: int = 200,
+) -> HttpResponse:
     """The chat page; after a refused form post, with the customer's text kept in
     the composer and the reason beside it. The customer's latest message is the
     page's #latest, where a send without JavaScript lands."""
     items = timeline(conversation)
     said = [item["message"] for item in items if item["kind"] == "customer"]
-    return render(request, "bankbot/chat.html", {
-        "customer": customer,
-        "nav": "chat",
-        "conversation": conversation,
-        "conversations": conversations_for(customer=customer)[:50],
-        "items": items,
-        "latest_message": said[-1] if said else None,
-        "client_message_id": uuid.uuid4().hex,
-        "max_message_chars": MAX_MESSAGE_CHARS,
-        "draft": draft,
-        "refused": refused,
-    }, status=status)
+    return render(
+        request,
+        "bankbot/chat.html",
+        {
+            "customer": customer,
+            "nav": "chat",
+            "conversation": conversation,
+            "conversations": conversations_for(customer=customer)[:50],
+            "items": items,
+            "latest_message": said[-1] if said else None,
+            "client_message_id": uuid.uuid4().hex,
+            "max_message_chars": MAX_MESSAGE_CHARS,
+            "draft": draft,
+            "refused": refused,
+        },
+        status=status,
+    )
 
 
 @require_POST
@@ -169,13 +181,22 @@ def message_send(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
         if chat_input.is_retry:
             message = message_retry_accept(conversation=conversation)
         else:
-            message = message_accept(conversation=conversation, text=chat_input.text,
-                                         client_message_id=chat_input.client_message_id,
-                                         ui_action=chat_input.ui_action)
+            message = message_accept(
+                conversation=conversation,
+                text=chat_input.text,
+                client_message_id=chat_input.client_message_id,
+                ui_action=chat_input.ui_action,
+            )
     except InvalidInput as error:
         draft = request.POST.get("text", "") if not request.POST.get("operation") else ""
-        return _chat_page(request, customer, conversation, draft=draft, refused=error.message,
-                          status=429 if error.code == "rate_limited" else 400)
+        return _chat_page(
+            request,
+            customer,
+            conversation,
+            draft=draft,
+            refused=error.message,
+            status=429 if error.code == "rate_limited" else 400,
+        )
     if message is not None:
         _answer(request, conversation, message)
     # The newest exchange in view: the customer's latest message and its answer.
@@ -198,6 +219,7 @@ def _answer(request: HtmxHttpRequest, conversation: Conversation, message: Messa
 
 
 # --- statements ---------------------------------------------------------------
+
 
 @require_GET
 @customer_view
@@ -257,10 +279,10 @@ def _shift(year: int, month: int, delta: int) -> str:
 
 # --- confirm cards --------------------------------------------------------------
 
+
 @require_GET
 @customer_view
-def proposal_detail(request: HtmxHttpRequest, customer: Customer,
-                    public_id: uuid.UUID) -> HttpResponse:
+def proposal_detail(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID) -> HttpResponse:
     """The confirm card as it stands now. app.js asks for it when a pending card's
     time is up, so the card turns expired by itself (or shows what happened to it
     in another tab)."""
@@ -268,20 +290,23 @@ def proposal_detail(request: HtmxHttpRequest, customer: Customer,
     if proposal is None:
         return _proposal_missing(request)
     if not request.htmx:
-        return HttpResponseRedirect(_conversation_url(proposal.conversation,
-                                                      f"proposal-{proposal.public_id}"))
+        return HttpResponseRedirect(
+            _conversation_url(proposal.conversation, f"proposal-{proposal.public_id}")
+        )
     return render(request, "bankbot/chat.html#proposal-card", {"proposal": proposal})
 
 
 @require_POST
 @keeps_its_form
 @customer_view
-def proposal_confirm_view(request: HtmxHttpRequest, customer: Customer,
-                     public_id: uuid.UUID) -> HttpResponse:
+def proposal_confirm_view(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID) -> HttpResponse:
     try:
         outcome = proposals.proposal_confirm(
-            user=request.user, public_id=public_id, digest=request.POST.get("digest", ""),
-            then=_note_confirmation)
+            user=request.user,
+            public_id=public_id,
+            digest=request.POST.get("digest", ""),
+            then=_note_confirmation,
+        )
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
@@ -296,11 +321,9 @@ def proposal_confirm_view(request: HtmxHttpRequest, customer: Customer,
 @require_POST
 @keeps_its_form
 @customer_view
-def proposal_decline_view(request: HtmxHttpRequest, customer: Customer,
-                     public_id: uuid.UUID) -> HttpResponse:
+def proposal_decline_view(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID) -> HttpResponse:
     try:
-        proposal = proposals.proposal_decline(user=request.user, public_id=public_id,
-                                              then=_note_decline)
+        proposal = proposals.proposal_decline(user=request.user, public_id=public_id, then=_note_decline)
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
@@ -325,20 +348,29 @@ def _note_decline(proposal: Proposal) -> None:
 _ERROR_STATUS = {"proposal_expired": 410, "proposal_changed": 409, "temporarily_unavailable": 503}
 
 
-def _proposal_card(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID,
-                   error: DomainError | None = None,
-                   proposal: Proposal | None = None) -> HttpResponse:
+def _proposal_card(
+    request: HtmxHttpRequest,
+    customer: Customer,
+    public_id: uuid.UUID,
+    error: DomainError | None = None,
+    proposal: Proposal | None = None,
+) -> HttpResponse:
     proposal = proposal or proposals.proposal_get(customer=customer, public_id=public_id)
     if proposal is None:
         return _proposal_missing(request)
     if not request.htmx:
         if error is not None:
             messages.error(request, error.message)
-        return HttpResponseRedirect(_conversation_url(proposal.conversation,
-                                                      f"proposal-{proposal.public_id}"))
+        return HttpResponseRedirect(
+            _conversation_url(proposal.conversation, f"proposal-{proposal.public_id}")
+        )
     status = 200 if error is None else _ERROR_STATUS.get(error.code, 409)
-    return render(request, "bankbot/chat.html#proposal-card",
-                  {"proposal": proposal, "error": error.message if error else ""}, status=status)
+    return render(
+        request,
+        "bankbot/chat.html#proposal-card",
+        {"proposal": proposal, "error": error.message if error else ""},
+        status=status,
+    )
 
 
 def _proposal_missing(request: HtmxHttpRequest) -> HttpResponse:

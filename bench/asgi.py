@@ -50,8 +50,13 @@ class EchoConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text_data)
 
 
-application = ProtocolTypeRouter({
-    "http": ASGIStaticFilesHandler(HTTP),
-    "websocket": SameOriginOnly(AuthMiddlewareStack(URLRouter([
-        path("ws/bench-echo/", EchoConsumer.as_asgi()), *websocket_urlpatterns]))),
-})
+application = ProtocolTypeRouter(
+    {
+        "http": ASGIStaticFilesHandler(HTTP),
+        "websocket": SameOriginOnly(
+            AuthMiddlewareStack(
+                URLRouter([path("ws/bench-echo/", EchoConsumer.as_asgi()), *websocket_urlpatterns])
+            )
+        ),
+    }
+)

@@ -93,10 +93,15 @@ class StatsHandler(ModelRequestHandler):
         if self.path == "/bench/stats":
             server = self.server
             with server._lock:
-                stats = {"served": server.served, "in_flight": server.in_flight,
-                         "peak": server.peak, "delay": server.delay,
-                         "tokens": server.tokens, "rate": server.rate,
-                         "words_sent": server.words_sent}
+                stats = {
+                    "served": server.served,
+                    "in_flight": server.in_flight,
+                    "peak": server.peak,
+                    "delay": server.delay,
+                    "tokens": server.tokens,
+                    "rate": server.rate,
+                    "words_sent": server.words_sent,
+                }
             self.send(200, json.dumps(stats).encode(), "application/json")
             return
         super().do_GET()
@@ -155,17 +160,18 @@ class StatsHandler(ModelRequestHandler):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--delay", type=float, default=5.0,
-                        help="seconds before the first byte (the first token)")
-    parser.add_argument("--tokens", type=int, default=0,
-                        help="tokens a streamed answer has (0: the offline model's own)")
+    parser.add_argument(
+        "--delay", type=float, default=5.0, help="seconds before the first byte (the first token)"
+    )
+    parser.add_argument(
+        "--tokens", type=int, default=0, help="tokens a streamed answer has (0: the offline model's own)"
+    )
     parser.add_argument("--rate", type=float, default=50.0, help="tokens a second")
     args = parser.parse_args()
     server = StreamingServer(delay=args.delay, port=args.port)
     server.tokens, server.rate = args.tokens, args.rate
     server.RequestHandlerClass = StatsHandler
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                     daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     print(f"ready {server.url}", flush=True)
     sys.stdin.read()  # until the benchmark closes the pipe, or ends
     server.shutdown()

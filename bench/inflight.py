@@ -44,29 +44,43 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DAPHNE = str(ROOT / ".venv" / "bin" / "daphne")
 
-FRONT_PORT = 8240          # nginx, two workers on 8241, 8242 (bin/scale)
-SINGLE_PORT = 8249         # the one worker alone
-MODEL_PORT = 8248          # bench/fake_model.py
+FRONT_PORT = 8240  # nginx, two workers on 8241, 8242 (bin/scale)
+SINGLE_PORT = 8249  # the one worker alone
+MODEL_PORT = 8248  # bench/fake_model.py
 DATABASE = "bankbot_bench_inflight"
-TURN_TIMEOUT = 60.0        # seconds: a turn not answered by then counts as failed
-WARM_CUSTOMERS = 6         # one turn each before the burst: imports, templates, the client
-MESSAGE = "Hello"          # the offline model greets back: one model call, no tool
+TURN_TIMEOUT = 60.0  # seconds: a turn not answered by then counts as failed
+WARM_CUSTOMERS = 6  # one turn each before the burst: imports, templates, the client
+MESSAGE = "Hello"  # the offline model greets back: one model call, no tool
 
 
 # --- the fake model ----------------------------------------------------------------
+
 
 class FakeModel:
     """``bench/fake_model.py``: every call held ``delay`` seconds before its first
     byte; with ``tokens``, a streamed answer of that many tokens, ``rate`` a second."""
 
-    def __init__(self, delay: float, tokens: int = 0, rate: float = 50.0,
-                 port: int = MODEL_PORT) -> None:
+    def __init__(self, delay: float, tokens: int = 0, rate: float = 50.0, port: int = MODEL_PORT) -> None:
         self.delay, self.tokens, self.rate, self.port = delay, tokens, rate, port
         self.proc = subprocess.Popen(
-            [PYTHON, str(ROOT / "bench" / "fake_model.py"), "--port", str(port),
-             "--delay", str(delay), "--tokens", str(tokens), "--rate", str(rate)], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, env={**os.environ, "LOG_LEVEL": "WARNING"})
+            [
+                PYTHON,
+                str(ROOT / "bench" / "fake_model.py"),
+                "--port",
+                str(port),
+                "--delay",
+                str(delay),
+                "--tokens",
+                str(tokens),
+                "--rate",
+                str(rate),
+            ],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "LOG_LEVEL": "WARNING"},
+        )
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line.startswith("ready"):
             self.stop()
@@ -84,8 +98,9 @@ class FakeModel:
         self.tokens = tokens
 
     def _call(self, method: str, path: str, data: bytes = b"") -> dict[str, Any]:
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
-                                         data=data if method == "POST" else None)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", method=method, data=data if method == "POST" else None
+        )
         with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 (loopback)
             return json.loads(response.read())
 
@@ -108,11 +123,14 @@ class FakeModel:
 async def bare_calls(count: int, port: int = MODEL_PORT) -> list[float]:
     """``count`` simultaneous streamed chat completions straight to the fake model:
     seconds from each request to its stream's end."""
-    body = json.dumps({"model": "fake", "stream": True,
-                       "messages": [{"role": "user", "content": MESSAGE}]}).encode()
-    head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-            "Connection: close\r\n\r\n").encode()
+    body = json.dumps(
+        {"model": "fake", "stream": True, "messages": [{"role": "user", "content": MESSAGE}]}
+    ).encode()
+    head = (
+        f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode()
 
     async def one() -> float:
         started = time.perf_counter()
@@ -130,6 +148,7 @@ async def bare_calls(count: int, port: int = MODEL_PORT) -> list[float]:
 
 
 # --- the workers' processes ------------------------------------------------------------
+
 
 def proc_status(pid: int) -> dict[str, int]:
     """VmRSS, VmHWM (peak RSS) in KiB and Threads of a live process."""
@@ -164,9 +183,15 @@ def wait_healthy(port: int, seconds: float = 30) -> None:
 
 # --- the burst ----------------------------------------------------------------------------
 
+
 def _frame(index: int, tag: str) -> str:
-    return json.dumps({"text": MESSAGE, "client_message_id": f"f-{tag}-{index}",
-                       "HEADERS": {"HX-Request": "true", "HX-Trigger": "composer"}})
+    return json.dumps(
+        {
+            "text": MESSAGE,
+            "client_message_id": f"f-{tag}-{index}",
+            "HEADERS": {"HX-Request": "true", "HX-Trigger": "composer"},
+        }
+    )
 
 
 async def _connect(port: int, people: list[dict[str, str]]) -> list[Any]:
@@ -175,9 +200,14 @@ async def _connect(port: int, people: list[dict[str, str]]) -> list[Any]:
     origin = f"http://127.0.0.1:{port}"
     sockets = []
     for person in people:
-        sockets.append(await WebSocket.connect("127.0.0.1", port, f"/ws/chat/{person['conversation']}/",
-                                               {"Origin": origin,
-                                                "Cookie": f"sessionid={person['session']}"}))
+        sockets.append(
+            await WebSocket.connect(
+                "127.0.0.1",
+                port,
+                f"/ws/chat/{person['conversation']}/",
+                {"Origin": origin, "Cookie": f"sessionid={person['session']}"},
+            )
+        )
     return sockets
 
 
@@ -201,8 +231,7 @@ async def _turns(sockets: list[Any], tag: str, pace: float = 0.0) -> list[dict[s
                 return
             out.setdefault("first", now - sent[index])
             if 'data-state="failed"' in fragment:
-                out["outcome"] = ("busy" if "answering many customers" in fragment
-                                  else "failed")
+                out["outcome"] = "busy" if "answering many customers" in fragment else "failed"
                 return
             if 'data-state="done"' in fragment:
                 out["outcome"], out["answer"] = "done", now - sent[index]
@@ -234,7 +263,7 @@ async def _sample(pids: list[int], peaks: dict[int, dict[str, int]], stop: async
 def proc_cpu(pid: int) -> float:
     """CPU seconds of a process, all its threads (ended ones too)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat[stat.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -250,11 +279,14 @@ def component_cpu(model_pid: int, database: str | None) -> dict[str, float]:
             cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        kind = ("postgresql" if comm == "postgres" and database and f" {database} " in cmdline
-                else {"redis-server": "redis", "nginx": "nginx"}.get(comm))
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        kind = (
+            "postgresql"
+            if comm == "postgres" and database and f" {database} " in cmdline
+            else {"redis-server": "redis", "nginx": "nginx"}.get(comm)
+        )
         if kind:
-            used[kind] += sum(int(f) for f in stat[stat.rindex(")") + 2:].split()[11:13]) / tick
+            used[kind] += sum(int(f) for f in stat[stat.rindex(")") + 2 :].split()[11:13]) / tick
     own = os.times()
     used["client"] = own.user + own.system
     return used
@@ -271,7 +303,7 @@ def thread_cpu(pid: int) -> dict[int, float]:
             stat = (task / "stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()
+        fields = stat[stat.rindex(")") + 2 :].split()
         used[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick
     return used
 
@@ -280,8 +312,15 @@ def _mb(kib: int) -> float:
     return round(kib / 1024, 1)
 
 
-async def _measure(port: int, people: list[dict[str, str]], pids: list[int], model: FakeModel,
-                   tag: str, pace: float, database: str | None) -> dict[str, Any]:
+async def _measure(
+    port: int,
+    people: list[dict[str, str]],
+    pids: list[int],
+    model: FakeModel,
+    tag: str,
+    pace: float,
+    database: str | None,
+) -> dict[str, Any]:
     """Connect ``people``, run one turn each (at once, or paced), and measure."""
     sockets = await _connect(port, people)
     model.reset()
@@ -316,28 +355,41 @@ async def _measure(port: int, people: list[dict[str, str]], pids: list[int], mod
     firsts = sorted(r["first"] for r in results if "first" in r)
     workers = []
     for pid in pids:
-        spent = {tid: threads_after[pid][tid] - threads_before[pid].get(tid, 0.0)
-                 for tid in threads_after[pid]}
+        spent = {
+            tid: threads_after[pid][tid] - threads_before[pid].get(tid, 0.0) for tid in threads_after[pid]
+        }
         others = sorted((v for tid, v in spent.items() if tid != pid), reverse=True)
-        total, loop, busiest = cpu_after[pid] - cpu_before[pid], spent.get(pid, 0.0), (
-            others[0] if others else 0.0)
-        workers.append({
-            "pid": pid, "idle_rss_mb": _mb(idle[pid]["VmRSS"]),
-            "peak_rss_mb": _mb(after[pid]["VmHWM"]),
-            "sampled_peak_rss_mb": _mb(peaks[pid].get("VmRSS", 0)),
-            "rss_after_mb": _mb(after[pid]["VmRSS"]), "idle_threads": idle[pid]["Threads"],
-            "peak_threads": peaks[pid].get("Threads", 0),
-            # The event loop's thread; the busiest other one (the thread-sensitive
-            # executor that runs every database_sync_to_async call: message_accept);
-            # the rest (the turn pool's threads, and Daphne's).
-            "cpu_seconds": round(total, 2), "cpu_seconds_loop": round(loop, 2),
-            "cpu_seconds_busiest_other_thread": round(busiest, 2),
-            "cpu_seconds_other_threads": round(max(0.0, total - loop - busiest), 2)})
+        total, loop, busiest = (
+            cpu_after[pid] - cpu_before[pid],
+            spent.get(pid, 0.0),
+            (others[0] if others else 0.0),
+        )
+        workers.append(
+            {
+                "pid": pid,
+                "idle_rss_mb": _mb(idle[pid]["VmRSS"]),
+                "peak_rss_mb": _mb(after[pid]["VmHWM"]),
+                "sampled_peak_rss_mb": _mb(peaks[pid].get("VmRSS", 0)),
+                "rss_after_mb": _mb(after[pid]["VmRSS"]),
+                "idle_threads": idle[pid]["Threads"],
+                "peak_threads": peaks[pid].get("Threads", 0),
+                # The event loop's thread; the busiest other one (the thread-sensitive
+                # executor that runs every database_sync_to_async call: message_accept);
+                # the rest (the turn pool's threads, and Daphne's).
+                "cpu_seconds": round(total, 2),
+                "cpu_seconds_loop": round(loop, 2),
+                "cpu_seconds_busiest_other_thread": round(busiest, 2),
+                "cpu_seconds_other_threads": round(max(0.0, total - loop - busiest), 2),
+            }
+        )
     done = len(answered)
     cpu_total = sum(w["cpu_seconds"] for w in workers)
     return {
-        "turns": len(results), "answered": done, "outcomes": outcomes,
-        "pace_s": pace, "send_spread_s": round(results[0]["send_spread"], 3) if results else 0,
+        "turns": len(results),
+        "answered": done,
+        "outcomes": outcomes,
+        "pace_s": pace,
+        "send_spread_s": round(results[0]["send_spread"], 3) if results else 0,
         "median_s": statistics.median(answered) if answered else None,
         "p90_s": answered[int(0.9 * (done - 1))] if answered else None,
         "p95_s": answered[int(0.95 * (done - 1))] if answered else None,
@@ -349,33 +401,43 @@ async def _measure(port: int, people: list[dict[str, str]], pids: list[int], mod
         "first_fragment_median_s": statistics.median(firsts) if firsts else None,
         "first_fragment_slowest_s": firsts[-1] if firsts else None,
         "wall_s": wall,
-        "model": {"peak_in_flight": stats["peak"], "calls": stats["served"],
-                  "calls_per_turn": stats["served"] / len(results) if results else None,
-                  "words_sent": stats.get("words_sent")},
+        "model": {
+            "peak_in_flight": stats["peak"],
+            "calls": stats["served"],
+            "calls_per_turn": stats["served"] / len(results) if results else None,
+            "words_sent": stats.get("words_sent"),
+        },
         "workers": workers,
         "worker_cpu_ms_per_turn": round(cpu_total * 1000 / len(results), 1) if results else None,
         "peak_rss_mb": max(w["peak_rss_mb"] for w in workers),
-        "cpu_seconds": {"workers": round(cpu_total, 2), **{
-            kind: round(others_after[kind] - others_before[kind], 2) for kind in others_after},
-            "machine": round(busy_after - busy_before, 2)},
-        "machine": {"load_before": [round(v, 2) for v in load_before],
-                    "load_after": [round(v, 2) for v in os.getloadavg()],
-                    "busy_share": round((busy_after - busy_before)
-                                        / max(total_after - total_before, 1e-9), 3)},
+        "cpu_seconds": {
+            "workers": round(cpu_total, 2),
+            **{kind: round(others_after[kind] - others_before[kind], 2) for kind in others_after},
+            "machine": round(busy_after - busy_before, 2),
+        },
+        "machine": {
+            "load_before": [round(v, 2) for v in load_before],
+            "load_after": [round(v, 2) for v in os.getloadavg()],
+            "busy_share": round((busy_after - busy_before) / max(total_after - total_before, 1e-9), 3),
+        },
         # Every turn's times in the order sent (seconds, ms precision): the waves show here.
-        "answer_times_s": [round(r["answer"], 3) if r.get("outcome") == "done" else None
-                           for r in results],
-        "first_fragment_times_s": [round(r["first"], 3) if "first" in r else None
-                                   for r in results],
+        "answer_times_s": [round(r["answer"], 3) if r.get("outcome") == "done" else None for r in results],
+        "first_fragment_times_s": [round(r["first"], 3) if "first" in r else None for r in results],
     }
 
 
-async def _side(port: int, people: list[dict[str, str]], pids: list[int], model: FakeModel,
-                tag: str, log: Callable[[str], None], database: str | None) -> dict[str, Any]:
+async def _side(
+    port: int,
+    people: list[dict[str, str]],
+    pids: list[int],
+    model: FakeModel,
+    tag: str,
+    log: Callable[[str], None],
+    database: str | None,
+) -> dict[str, Any]:
     """Warm-up, the bare calls, the burst (the goal), then the same number of turns
     paced evenly over one model latency (as many in flight, arriving steadily)."""
-    warm, burst, paced = (people[:WARM_CUSTOMERS], people[WARM_CUSTOMERS::2],
-                          people[WARM_CUSTOMERS + 1::2])
+    warm, burst, paced = (people[:WARM_CUSTOMERS], people[WARM_CUSTOMERS::2], people[WARM_CUSTOMERS + 1 :: 2])
     log(f"(f) {tag}: warm-up, {len(warm)} turns")
     warm_sockets = await _connect(port, warm)
     warm_results = await _turns(warm_sockets, f"{tag}-warm")
@@ -386,33 +448,48 @@ async def _side(port: int, people: list[dict[str, str]], pids: list[int], model:
     log(f"(f) {tag}: {len(burst)} turns at once (the model takes {model.delay:g} s a call)")
     at_once = await _measure(port, burst, pids, model, f"{tag}-burst", 0.0, database)
     pace = model.delay / len(paced)
-    log(f"(f) {tag}: {len(paced)} turns, one every {pace * 1000:.0f} ms (spread over one "
-        "model latency)")
+    log(f"(f) {tag}: {len(paced)} turns, one every {pace * 1000:.0f} ms (spread over one model latency)")
     spread = await _measure(port, paced, pids, model, f"{tag}-paced", pace, database)
     delay = model.delay
     return {
         **at_once,
-        "bare": {"calls": len(bare), "median_s": statistics.median(bare), "slowest_s": bare[-1],
-                 "median_x": statistics.median(bare) / delay, "slowest_x": bare[-1] / delay},
-        "median_vs_bare": (at_once["median_s"] / statistics.median(bare)
-                           if at_once["median_s"] else None),
+        "bare": {
+            "calls": len(bare),
+            "median_s": statistics.median(bare),
+            "slowest_s": bare[-1],
+            "median_x": statistics.median(bare) / delay,
+            "slowest_x": bare[-1] / delay,
+        },
+        "median_vs_bare": (at_once["median_s"] / statistics.median(bare) if at_once["median_s"] else None),
         "slowest_vs_bare": at_once["slowest_s"] / bare[-1] if at_once["slowest_s"] else None,
         "paced": spread,
-        "warm_up": {"turns": len(warm_results),
-                    "answered": sum(r.get("outcome") == "done" for r in warm_results)},
+        "warm_up": {
+            "turns": len(warm_results),
+            "answered": sum(r.get("outcome") == "done" for r in warm_results),
+        },
     }
 
 
 def _model_env(model_port: int = MODEL_PORT) -> dict[str, str]:
-    return {"BANKBOT_MODEL": "fake", "OPENAI_BASE_URL": f"http://127.0.0.1:{model_port}/v1",
-            "OPENAI_API_KEY": "x", "LOG_LEVEL": "WARNING", "DEBUG": "0",
-            "DJANGO_SETTINGS_MODULE": "bench.settings"}
+    return {
+        "BANKBOT_MODEL": "fake",
+        "OPENAI_BASE_URL": f"http://127.0.0.1:{model_port}/v1",
+        "OPENAI_API_KEY": "x",
+        "LOG_LEVEL": "WARNING",
+        "DEBUG": "0",
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
+    }
 
 
 @contextlib.contextmanager
-def single_worker(customers: int, inproc: Callable[..., dict], log: Callable[[str], None],
-                  tag: str = "(f) one worker", port: int = SINGLE_PORT,
-                  model_port: int = MODEL_PORT) -> Iterator[tuple[list[dict[str, str]], int]]:
+def single_worker(
+    customers: int,
+    inproc: Callable[..., dict],
+    log: Callable[[str], None],
+    tag: str = "(f) one worker",
+    port: int = SINGLE_PORT,
+    model_port: int = MODEL_PORT,
+) -> Iterator[tuple[list[dict[str, str]], int]]:
     """One Daphne worker on ``port`` (SQLite, the in-memory channel layer, no balancer,
     the fake model on ``model_port``) for ``customers`` customers of their own: yields
     them and its pid."""
@@ -420,15 +497,18 @@ def single_worker(customers: int, inproc: Callable[..., dict], log: Callable[[st
     people_path = work / "people.json"
     url = f"sqlite:///{work}/bench.sqlite3"
     log(f"{tag}: {customers} customers on SQLite")
-    inproc(url, {"parts": ["ws_setup"], "sockets": customers,
-                 "ws_path": str(people_path), "transactions": 0})
+    inproc(url, {"parts": ["ws_setup"], "sockets": customers, "ws_path": str(people_path), "transactions": 0})
     people = json.loads(people_path.read_text())
     env = {**os.environ, **_model_env(model_port), "DATABASE_URL": url}
     env.pop("REDIS_URL", None)
     log_file = open(work / "daphne.log", "w")  # noqa: SIM115 (closed below)
-    worker = subprocess.Popen([DAPHNE, "-b", "127.0.0.1", "-p", str(port),
-                               "bench.asgi:application"], cwd=ROOT, env=env,
-                              stdout=log_file, stderr=subprocess.STDOUT)
+    worker = subprocess.Popen(
+        [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "bench.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+    )
     try:
         wait_healthy(port)
         yield people, worker.pid
@@ -440,15 +520,19 @@ def single_worker(customers: int, inproc: Callable[..., dict], log: Callable[[st
             worker.kill()
             worker.wait()
         log_file.close()
-        errors = [line for line in (work / "daphne.log").read_text().splitlines()
-                  if "Traceback" in line or "ERROR" in line]
+        errors = [
+            line
+            for line in (work / "daphne.log").read_text().splitlines()
+            if "Traceback" in line or "ERROR" in line
+        ]
         if errors:
             log(f"{tag}: its log had {len(errors)} error lines, e.g. {errors[0][:160]}")
         shutil.rmtree(work, ignore_errors=True)
 
 
-def one_worker(turns: int, model: FakeModel, inproc: Callable[..., dict],
-               log: Callable[[str], None]) -> dict[str, Any]:
+def one_worker(
+    turns: int, model: FakeModel, inproc: Callable[..., dict], log: Callable[[str], None]
+) -> dict[str, Any]:
     """One Daphne worker on SQLite and the in-memory channel layer, no balancer."""
     with single_worker(2 * turns + WARM_CUSTOMERS, inproc, log) as (people, pid):
         out = asyncio.run(_side(SINGLE_PORT, people, [pid], model, "one worker", log, None))
@@ -456,40 +540,63 @@ def one_worker(turns: int, model: FakeModel, inproc: Callable[..., dict],
         return out
 
 
-def two_workers(turns: int, model: FakeModel, pg_url: str, inproc: Callable[..., dict],
-                fresh_pg_database: Callable[[str, str], str],
-                log: Callable[[str], None]) -> dict[str, Any]:
+def two_workers(
+    turns: int,
+    model: FakeModel,
+    pg_url: str,
+    inproc: Callable[..., dict],
+    fresh_pg_database: Callable[[str, str], str],
+    log: Callable[[str], None],
+) -> dict[str, Any]:
     """Two Daphne workers behind nginx (bin/scale), PostgreSQL (pooled) and Redis."""
     work = Path(tempfile.mkdtemp(prefix="bankbot-bench-f2-"))
     people_path = work / "people.json"
     url = fresh_pg_database(pg_url, DATABASE)
     log(f"(f) two workers: {2 * turns + WARM_CUSTOMERS} customers on PostgreSQL")
-    inproc(url, {"parts": ["ws_setup"], "sockets": 2 * turns + WARM_CUSTOMERS,
-                 "ws_path": str(people_path), "transactions": 0})
+    inproc(
+        url,
+        {
+            "parts": ["ws_setup"],
+            "sockets": 2 * turns + WARM_CUSTOMERS,
+            "ws_path": str(people_path),
+            "transactions": 0,
+        },
+    )
     people = json.loads(people_path.read_text())
     scale_dir = work / "scale"
-    scale_env = {**os.environ, **_model_env(), "SCALE_DATABASE_URL": url, "SCALE_SEED": "0",
-                 "WORKERS": "2", "PORT": str(FRONT_PORT), "WORKER_PORT_BASE": str(FRONT_PORT),
-                 "SCALE_DIR": str(scale_dir), "SCALE_ASGI_APP": "bench.asgi:application"}
+    scale_env = {
+        **os.environ,
+        **_model_env(),
+        "SCALE_DATABASE_URL": url,
+        "SCALE_SEED": "0",
+        "WORKERS": "2",
+        "PORT": str(FRONT_PORT),
+        "WORKER_PORT_BASE": str(FRONT_PORT),
+        "SCALE_DIR": str(scale_dir),
+        "SCALE_ASGI_APP": "bench.asgi:application",
+    }
     log(f"(f) two workers: bin/scale start (nginx on 127.0.0.1:{FRONT_PORT})")
     try:
-        subprocess.run([str(ROOT / "bin" / "scale"), "start"], env=scale_env, check=True,
-                       capture_output=True)
+        subprocess.run([str(ROOT / "bin" / "scale"), "start"], env=scale_env, check=True, capture_output=True)
         pids = [int(p.read_text()) for p in sorted(scale_dir.glob("worker-*.pid"))]
-        out = asyncio.run(_side(FRONT_PORT, people, pids, model, "two workers", log,
-                                DATABASE))
-        out["setup"] = ("2 Daphne workers behind nginx (bin/scale), PostgreSQL (pooled, "
-                        "DB_POOL_MAX_SIZE 20 a worker) and Redis (bin/services)")
+        out = asyncio.run(_side(FRONT_PORT, people, pids, model, "two workers", log, DATABASE))
+        out["setup"] = (
+            "2 Daphne workers behind nginx (bin/scale), PostgreSQL (pooled, "
+            "DB_POOL_MAX_SIZE 20 a worker) and Redis (bin/services)"
+        )
         return out
     finally:
-        subprocess.run([str(ROOT / "bin" / "scale"), "stop"], env=scale_env, check=False,
-                       capture_output=True)
+        subprocess.run([str(ROOT / "bin" / "scale"), "stop"], env=scale_env, check=False, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
 
 
-def bench_inflight(pg_url: str, quick: bool, inproc: Callable[..., dict],
-                   fresh_pg_database: Callable[[str, str], str],
-                   log: Callable[[str], None]) -> dict[str, Any]:
+def bench_inflight(
+    pg_url: str,
+    quick: bool,
+    inproc: Callable[..., dict],
+    fresh_pg_database: Callable[[str, str], str],
+    log: Callable[[str], None],
+) -> dict[str, Any]:
     turns, delay = (50 if quick else 200), 5.0
     log(f"(f) the fake model on 127.0.0.1:{MODEL_PORT}, {delay:g} s a call")
     model = FakeModel(delay)
@@ -498,6 +605,11 @@ def bench_inflight(pg_url: str, quick: bool, inproc: Callable[..., dict],
         two = two_workers(turns, model, pg_url, inproc, fresh_pg_database, log)
     finally:
         model.stop()
-    return {"turns": turns, "model_delay_s": delay, "message": MESSAGE,
-            "one_worker": one, "two_workers": two,
-            "goal": "median <= 1.2x the model's latency, slowest <= 2x"}
+    return {
+        "turns": turns,
+        "model_delay_s": delay,
+        "message": MESSAGE,
+        "one_worker": one,
+        "two_workers": two,
+        "goal": "median <= 1.2x the model's latency, slowest <= 2x",
+    }

@@ -71,8 +71,9 @@ def make_customer(name: str) -> tuple[Customer, Account, Card]:
     return customer, account, card
 
 
-def add_transactions(account: Account, count: int, *, first_ref: int, start: Any,
-                     spread_seconds: int) -> None:
+def add_transactions(
+    account: Account, count: int, *, first_ref: int, start: Any, spread_seconds: int
+) -> None:
     """``count`` rows spread evenly over ``spread_seconds`` from ``start``, in SQL."""
     step = max(spread_seconds // max(count, 1), 1)
     table = Transaction._meta.db_table
@@ -102,28 +103,40 @@ def add_transactions(account: Account, count: int, *, first_ref: int, start: Any
 
 def harness_for(customer: Customer, text: str = "") -> GuardedHarness:
     conversation = Conversation.objects.create(customer=customer)
-    return GuardedHarness(action_context_for(customer.user, conversation,
-                                             mandate=mandate_for(customer=conversation.customer, text=text)))
+    return GuardedHarness(
+        action_context_for(
+            customer.user, conversation, mandate=mandate_for(customer=conversation.customer, text=text)
+        )
+    )
 
 
 def bench_guarded_read(calls: int) -> dict[str, Any]:
     customer, account, _ = make_customer("reader")
     month_start = timezone.localtime().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-    add_transactions(account, 180, first_ref=10_000_000, start=month_start - timedelta(days=62),
-                     spread_seconds=90 * 86400)
+    add_transactions(
+        account, 180, first_ref=10_000_000, start=month_start - timedelta(days=62), spread_seconds=90 * 86400
+    )
     month = f"{(month_start - timedelta(days=20)):%Y-%m}"
     harness = harness_for(customer, f"show my statement for {month}")
     ctx = harness.ctx
     rows = statement_for_month(customer=customer, month=month).count
-    times = rounds({
-        "guarded": lambda: harness.call("get_statement", {"month": month}),
-        "bare_selector": lambda: statement_for_month(customer=customer, month=month),
-        "bare_tool_function": lambda: get_statement(ctx, GetStatementArgs(month=month)),
-    }, calls)
-    return {"rows_in_month": rows, "calls_per_round": calls, "rounds": ROUNDS,
-            "seconds": times, "ratio": times["guarded"] / times["bare_selector"],
-            "ratio_vs_tool_function": times["guarded"] / times["bare_tool_function"],
-            "goal": "<= 1.5"}
+    times = rounds(
+        {
+            "guarded": lambda: harness.call("get_statement", {"month": month}),
+            "bare_selector": lambda: statement_for_month(customer=customer, month=month),
+            "bare_tool_function": lambda: get_statement(ctx, GetStatementArgs(month=month)),
+        },
+        calls,
+    )
+    return {
+        "rows_in_month": rows,
+        "calls_per_round": calls,
+        "rounds": ROUNDS,
+        "seconds": times,
+        "ratio": times["guarded"] / times["bare_selector"],
+        "ratio_vs_tool_function": times["guarded"] / times["bare_tool_function"],
+        "goal": "<= 1.5",
+    }
 
 
 def bench_confirm(calls: int) -> dict[str, Any]:
@@ -133,11 +146,17 @@ def bench_confirm(calls: int) -> dict[str, Any]:
     needed = (ROUNDS + 1) * calls + 1  # + 1: the call whose statements are counted
     customer, account, _ = make_customer("writer")
     user = customer.user
-    add_transactions(account, 2 * needed, first_ref=20_000_000,
-                     start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+    add_transactions(
+        account,
+        2 * needed,
+        first_ref=20_000_000,
+        start=timezone.now() - timedelta(days=30),
+        spread_seconds=20 * 86400,
+    )
     txns = list(Transaction.objects.filter(account=account).order_by("id"))
     cards = Card.objects.bulk_create(
-        [Card(account=account, last4=f"{n:04d}") for n in range(1, 2 * needed + 1)])
+        [Card(account=account, last4=f"{n:04d}") for n in range(1, 2 * needed + 1)]
+    )
     conversation = Conversation.objects.create(customer=customer)
     ctx = action_context_for(user, conversation)
 
@@ -145,43 +164,64 @@ def bench_confirm(calls: int) -> dict[str, Any]:
         spec = CATALOG[tool]
         return [proposal_create(ctx, spec, spec.args(**args), []) for args in args_list]
 
-    dispute_proposals = iter(proposals_for("raise_dispute", [
-        {"transaction": t.reference, "amount": f"{t.amount:.2f}", "reason": "not_recognised"}
-        for t in txns[:needed]]))
+    dispute_proposals = iter(
+        proposals_for(
+            "raise_dispute",
+            [
+                {"transaction": t.reference, "amount": f"{t.amount:.2f}", "reason": "not_recognised"}
+                for t in txns[:needed]
+            ],
+        )
+    )
     bare_disputes = iter(txns[needed:])
     block_proposals = iter(proposals_for("block_card", [{"card": c.last4} for c in cards[:needed]]))
     bare_blocks = iter(cards[needed:])
 
     def confirm(proposals: Any) -> None:
         proposal = next(proposals)
-        outcome = proposal_confirm(user=user, public_id=proposal.public_id,
-                                   digest=proposal.args_digest)
+        outcome = proposal_confirm(user=user, public_id=proposal.public_id, digest=proposal.args_digest)
         assert outcome.response["status"] == "executed", outcome.response
 
     def bare_dispute() -> None:
         txn = next(bare_disputes)
-        dispute_open(customer=customer, transaction_reference=txn.reference,
-                     amount=f"{txn.amount:.2f}", reason="not_recognised", idempotency_key=uuid.uuid4())
+        dispute_open(
+            customer=customer,
+            transaction_reference=txn.reference,
+            amount=f"{txn.amount:.2f}",
+            reason="not_recognised",
+            idempotency_key=uuid.uuid4(),
+        )
 
     def bare_block() -> None:
         card_block(customer=customer, last4=next(bare_blocks).last4, idempotency_key=uuid.uuid4())
 
-    statements = {name: _statements(fn) for name, fn in (
-        ("confirm_raise_dispute", lambda: confirm(dispute_proposals)),
-        ("bare_dispute_open", bare_dispute),
-        ("confirm_block_card", lambda: confirm(block_proposals)),
-        ("bare_card_block", bare_block))}
-    times = rounds({
-        "confirm_raise_dispute": lambda: confirm(dispute_proposals),
-        "bare_dispute_open": bare_dispute,
-        "confirm_block_card": lambda: confirm(block_proposals),
-        "bare_card_block": bare_block,
-    }, calls)
-    return {"calls_per_round": calls, "rounds": ROUNDS, "seconds": times,
-            "statements": statements,
-            "ratio_dispute": times["confirm_raise_dispute"] / times["bare_dispute_open"],
-            "ratio_block": times["confirm_block_card"] / times["bare_card_block"],
-            "goal": "<= 1.8"}
+    statements = {
+        name: _statements(fn)
+        for name, fn in (
+            ("confirm_raise_dispute", lambda: confirm(dispute_proposals)),
+            ("bare_dispute_open", bare_dispute),
+            ("confirm_block_card", lambda: confirm(block_proposals)),
+            ("bare_card_block", bare_block),
+        )
+    }
+    times = rounds(
+        {
+            "confirm_raise_dispute": lambda: confirm(dispute_proposals),
+            "bare_dispute_open": bare_dispute,
+            "confirm_block_card": lambda: confirm(block_proposals),
+            "bare_card_block": bare_block,
+        },
+        calls,
+    )
+    return {
+        "calls_per_round": calls,
+        "rounds": ROUNDS,
+        "seconds": times,
+        "statements": statements,
+        "ratio_dispute": times["confirm_raise_dispute"] / times["bare_dispute_open"],
+        "ratio_block": times["confirm_block_card"] / times["bare_card_block"],
+        "goal": "<= 1.8",
+    }
 
 
 def _statements(fn: Callable[[], Any]) -> dict[str, Any]:
@@ -200,26 +240,28 @@ def add_population(accounts: int, per_account: int) -> None:
     last year: the table a real bank's statement query runs in. Without them the
     planner sees three accounts and averages the busy one into every estimate."""
     users = get_user_model().objects.bulk_create(
-        [get_user_model()(username=f"pop{n}") for n in range(accounts)])
-    customers = Customer.objects.bulk_create(
-        [Customer(user=u, full_name=u.username) for u in users])
+        [get_user_model()(username=f"pop{n}") for n in range(accounts)]
+    )
+    customers = Customer.objects.bulk_create([Customer(user=u, full_name=u.username) for u in users])
     created = Account.objects.bulk_create(
-        [Account(customer=c, number=f"KZPOP{n:015d}") for n, c in enumerate(customers)])
+        [Account(customer=c, number=f"KZPOP{n:015d}") for n, c in enumerate(customers)]
+    )
     ids = [a.pk for a in created]
     table = Transaction._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(f"""INSERT INTO {table} (account_id, card_id, reference, posted_at, amount,
+        cursor.execute(
+            f"""INSERT INTO {table} (account_id, card_id, reference, posted_at, amount,
                            merchant, description)
                            SELECT a, NULL, 'T-' || (900000000 + a * 10000 + n),
                                   now() - make_interval(secs => (n * 31536000.0 / %s)),
                                   1000 + (n %% 500), 'Merchant ' || (n %% 97), 'Purchase'
                            FROM unnest(%s::bigint[]) AS a, generate_series(0, %s - 1) AS n""",  # noqa: S608
-                       [per_account, ids, per_account])
+            [per_account, ids, per_account],
+        )
 
 
 def _scan(plan: str, table: str) -> str:
-    scan = next((line.strip(" ->") for line in plan.splitlines()
-                 if "Scan" in line and table in line), "")
+    scan = next((line.strip(" ->") for line in plan.splitlines() if "Scan" in line and table in line), "")
     return scan.split("  (cost")[0]
 
 
@@ -232,10 +274,8 @@ def statement_plan(customer: Customer, month: str) -> dict[str, str]:
     rows = customer_transactions(customer=customer).filter(posted_at__gte=start, posted_at__lt=end)
     hours = HourlyTotal.objects.filter(account__customer=customer, hour__gte=start, hour__lt=end)
     return {
-        "page": _scan(rows.order_by("posted_at", "id")[:201].explain(),
-                      Transaction._meta.db_table),
-        "count_total": _scan(hours.values("count", "total_minor").explain(),
-                             HourlyTotal._meta.db_table),
+        "page": _scan(rows.order_by("posted_at", "id")[:201].explain(), Transaction._meta.db_table),
+        "count_total": _scan(hours.values("count", "total_minor").explain(), HourlyTotal._meta.db_table),
     }
 
 
@@ -252,22 +292,28 @@ def bench_insert_cost(calls: int, bulk_rows: int) -> dict[str, Any]:
     now = timezone.now()
 
     def post(account: Account) -> None:
-        Transaction.objects.create(account=account, reference=f"T-{next(refs)}", posted_at=now,
-                                   amount=1000, merchant="Merchant", description="Purchase")
+        Transaction.objects.create(
+            account=account,
+            reference=f"T-{next(refs)}",
+            posted_at=now,
+            amount=1000,
+            merchant="Merchant",
+            description="Purchase",
+        )
 
     def bulk(account: Account) -> None:
         first = next(refs)
         for _ in range(bulk_rows):
             next(refs)
-        add_transactions(account, bulk_rows, first_ref=first, start=now - timedelta(days=30),
-                         spread_seconds=30 * 86400)
+        add_transactions(
+            account, bulk_rows, first_ref=first, start=now - timedelta(days=30), spread_seconds=30 * 86400
+        )
 
     def triggers(enabled: bool) -> None:
         with connection.cursor() as cursor:
             cursor.execute(f"ALTER TABLE {table} {'ENABLE' if enabled else 'DISABLE'} TRIGGER USER")
 
-    samples: dict[str, list[float]] = {"create_on": [], "create_off": [], "bulk_on": [],
-                                       "bulk_off": []}
+    samples: dict[str, list[float]] = {"create_on": [], "create_off": [], "bulk_on": [], "bulk_off": []}
     try:
         for round_ in range(ROUNDS + 1):  # the first round warms up
             for enabled, account in ((True, on_account), (False, off_account)):
@@ -286,14 +332,19 @@ def bench_insert_cost(calls: int, bulk_rows: int) -> dict[str, Any]:
     finally:
         triggers(True)
     seconds = {name: statistics.median(values) for name, values in samples.items()}
-    return {"calls_per_round": calls, "bulk_rows": bulk_rows, "rounds": ROUNDS,
-            "seconds": seconds,
-            "ratio_create": seconds["create_on"] / seconds["create_off"],
-            "ratio_bulk": seconds["bulk_on"] / seconds["bulk_off"]}
+    return {
+        "calls_per_round": calls,
+        "bulk_rows": bulk_rows,
+        "rounds": ROUNDS,
+        "seconds": seconds,
+        "ratio_create": seconds["create_on"] / seconds["create_off"],
+        "ratio_bulk": seconds["bulk_on"] / seconds["bulk_off"],
+    }
 
 
-def bench_big_account(big: int, small: int, calls: int, population: int, insert_calls: int,
-                      insert_bulk_rows: int) -> dict[str, Any]:
+def bench_big_account(
+    big: int, small: int, calls: int, population: int, insert_calls: int, insert_bulk_rows: int
+) -> dict[str, Any]:
     """get_statement through the guarded harness on an account with ``big``
     transactions vs one with ``small``, over the same 12 months (a busy account),
     and with the queried month equally full (a long history); then what the
@@ -308,17 +359,26 @@ def bench_big_account(big: int, small: int, calls: int, population: int, insert_
     # A control: a quiet account with a full page (~255 rows in the month), so
     # the busy one can be compared with a page of the same size.
     full, full_account, _ = make_customer("full_page")
-    add_transactions(busy_account, big, first_ref=100_000_000, start=now - timedelta(days=365),
-                     spread_seconds=year)
-    add_transactions(quiet_account, small, first_ref=300_000_000,
-                     start=now - timedelta(days=365), spread_seconds=year)
+    add_transactions(
+        busy_account, big, first_ref=100_000_000, start=now - timedelta(days=365), spread_seconds=year
+    )
+    add_transactions(
+        quiet_account, small, first_ref=300_000_000, start=now - timedelta(days=365), spread_seconds=year
+    )
     # Long history: the same recent year as the quiet account, plus older rows.
-    add_transactions(history_account, small, first_ref=400_000_000,
-                     start=now - timedelta(days=365), spread_seconds=year)
-    add_transactions(history_account, big - small, first_ref=500_000_000,
-                     start=now - timedelta(days=365 * 40), spread_seconds=39 * year)
-    add_transactions(full_account, 3 * small, first_ref=600_000_000,
-                     start=now - timedelta(days=365), spread_seconds=year)
+    add_transactions(
+        history_account, small, first_ref=400_000_000, start=now - timedelta(days=365), spread_seconds=year
+    )
+    add_transactions(
+        history_account,
+        big - small,
+        first_ref=500_000_000,
+        start=now - timedelta(days=365 * 40),
+        spread_seconds=39 * year,
+    )
+    add_transactions(
+        full_account, 3 * small, first_ref=600_000_000, start=now - timedelta(days=365), spread_seconds=year
+    )
     populate_seconds = time.perf_counter() - started  # the inserts, triggers included
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # every table, HourlyTotal included
@@ -338,23 +398,30 @@ def bench_big_account(big: int, small: int, calls: int, population: int, insert_
         peaks[name] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         assert outcome.status == OutcomeStatus.OK
-    counts = {name: statement_for_month(customer=c, month=month).count
-              for name, c in people.items()}
+    counts = {name: statement_for_month(customer=c, month=month).count for name, c in people.items()}
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM {Transaction._meta.db_table}")  # noqa: S608
         table_rows = cursor.fetchone()[0]
         cursor.execute(f"SELECT count(*) FROM {HourlyTotal._meta.db_table}")  # noqa: S608
         summary_rows = cursor.fetchone()[0]
     start, end = parse_month(month).bounds()
-    hours_in_month = {name: HourlyTotal.objects.filter(
-        account__customer=c, hour__gte=start, hour__lt=end).count() for name, c in people.items()}
+    hours_in_month = {
+        name: HourlyTotal.objects.filter(account__customer=c, hour__gte=start, hour__lt=end).count()
+        for name, c in people.items()
+    }
     return {
         "transactions": {"busy": big, "quiet": small, "history": big, "full_page": 3 * small},
-        "other_accounts": population, "table_rows": table_rows,
-        "summary_rows": summary_rows, "summary_rows_in_month": hours_in_month,
+        "other_accounts": population,
+        "table_rows": table_rows,
+        "summary_rows": summary_rows,
+        "summary_rows_in_month": hours_in_month,
         "populate_seconds": populate_seconds,
-        "plans": plans, "rows_in_month": counts, "calls_per_round": calls, "rounds": ROUNDS,
-        "seconds": times, "peak_bytes": peaks,
+        "plans": plans,
+        "rows_in_month": counts,
+        "calls_per_round": calls,
+        "rounds": ROUNDS,
+        "seconds": times,
+        "peak_bytes": peaks,
         "ratio_busy": times["busy"] / times["quiet"],
         "ratio_history": times["history"] / times["quiet"],
         "ratio_busy_vs_full_page": times["busy"] / times["full_page"],
@@ -376,28 +443,43 @@ def http_setup(proposals: int, ids_path: str, unguarded_path: str = "") -> dict[
     from bench.urls import BARE_TABLE
 
     customer, account, _ = make_customer("httpbench")
-    add_transactions(account, proposals, first_ref=700_000_000,
-                     start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+    add_transactions(
+        account,
+        proposals,
+        first_ref=700_000_000,
+        start=timezone.now() - timedelta(days=30),
+        spread_seconds=20 * 86400,
+    )
     conversation = Conversation.objects.create(customer=customer)
     ctx = action_context_for(customer.user, conversation)
     spec = CATALOG["raise_dispute"]
     with open(ids_path, "w") as ids:
         for txn in Transaction.objects.filter(account=account).order_by("id"):
-            proposal = proposal_create(ctx, spec, spec.args(
-                transaction=txn.reference, amount=f"{txn.amount:.2f}", reason="not_recognised"), [])
+            proposal = proposal_create(
+                ctx,
+                spec,
+                spec.args(transaction=txn.reference, amount=f"{txn.amount:.2f}", reason="not_recognised"),
+                [],
+            )
             ids.write(f"{proposal.public_id} {proposal.args_digest}\n")
     if unguarded_path:
-        other = Account.objects.create(customer=customer,
-                                       number=f"KZ{uuid.uuid4().hex[:18].upper()}")
-        add_transactions(other, proposals, first_ref=750_000_000,
-                         start=timezone.now() - timedelta(days=30), spread_seconds=20 * 86400)
+        other = Account.objects.create(customer=customer, number=f"KZ{uuid.uuid4().hex[:18].upper()}")
+        add_transactions(
+            other,
+            proposals,
+            first_ref=750_000_000,
+            start=timezone.now() - timedelta(days=30),
+            spread_seconds=20 * 86400,
+        )
         with open(unguarded_path, "w") as lines:
             for txn in Transaction.objects.filter(account=other).order_by("id"):
                 lines.write(f"{txn.reference} {txn.amount:.2f}\n")
     with connection.cursor() as cursor:
-        cursor.execute(f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (id bigserial PRIMARY KEY, "
-                       "user_id bigint NOT NULL, body text NOT NULL, "
-                       "created_at timestamptz NOT NULL DEFAULT now())")
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (id bigserial PRIMARY KEY, "
+            "user_id bigint NOT NULL, body text NOT NULL, "
+            "created_at timestamptz NOT NULL DEFAULT now())"
+        )
     client = Client()
     client.force_login(customer.user)
     return {"session": client.cookies["sessionid"].value, "proposals": proposals}
@@ -416,16 +498,24 @@ def ws_setup(sockets: int, path: str, transactions: int = 20, naive: int = 0) ->
     for n in range(sockets):
         customer, account, _ = make_customer(f"wsbench{n}")
         if transactions:
-            add_transactions(account, transactions, first_ref=800_000_000 + n * 100,
-                             start=timezone.now() - timedelta(days=30),
-                             spread_seconds=20 * 86400)
+            add_transactions(
+                account,
+                transactions,
+                first_ref=800_000_000 + n * 100,
+                start=timezone.now() - timedelta(days=30),
+                spread_seconds=20 * 86400,
+            )
         is_naive = n >= sockets - naive
-        conversation = Conversation.objects.create(customer=customer,
-                                                   title=NAIVE_TITLE if is_naive else "")
+        conversation = Conversation.objects.create(customer=customer, title=NAIVE_TITLE if is_naive else "")
         client = Client()
         client.force_login(customer.user)
-        people.append({"session": client.cookies["sessionid"].value,
-                       "conversation": str(conversation.public_id), "naive": is_naive})
+        people.append(
+            {
+                "session": client.cookies["sessionid"].value,
+                "conversation": str(conversation.public_id),
+                "naive": is_naive,
+            }
+        )
     Path(path).write_text(json.dumps(people))
     return {"sockets": sockets}
 
@@ -439,16 +529,20 @@ def main() -> None:
     if "confirm" in job["parts"]:
         out["confirm"] = bench_confirm(job.get("write_calls", 20))
     if "d" in job["parts"]:
-        out["d"] = bench_big_account(job.get("big", 1_000_000), job.get("small", 1_000),
-                                     job.get("d_calls", 10), job.get("population", 2_000),
-                                     job.get("insert_calls", 50),
-                                     job.get("insert_bulk_rows", 20_000))
+        out["d"] = bench_big_account(
+            job.get("big", 1_000_000),
+            job.get("small", 1_000),
+            job.get("d_calls", 10),
+            job.get("population", 2_000),
+            job.get("insert_calls", 50),
+            job.get("insert_bulk_rows", 20_000),
+        )
     if "ws_setup" in job["parts"]:
-        out["ws_setup"] = ws_setup(job["sockets"], job["ws_path"], job.get("transactions", 20),
-                                   job.get("naive", 0))
+        out["ws_setup"] = ws_setup(
+            job["sockets"], job["ws_path"], job.get("transactions", 20), job.get("naive", 0)
+        )
     if "http_setup" in job["parts"]:
-        out["http_setup"] = http_setup(job["proposals"], job["ids_path"],
-                                       job.get("unguarded_path", ""))
+        out["http_setup"] = http_setup(job["proposals"], job["ids_path"], job.get("unguarded_path", ""))
     print(json.dumps(out))
 
 

@@ -22,13 +22,21 @@ class ChatNaiveHarness(NaiveHarness):
         if name != "get_statement":
             return super()._run(name, args)
         parsed = NaiveGetStatementArgs.model_validate(args)
-        account = (Account.objects.get(number=parsed.account_id) if parsed.account_id
-                   else self.customer.accounts.first())
+        account = (
+            Account.objects.get(number=parsed.account_id)
+            if parsed.account_id
+            else self.customer.accounts.first()
+        )
         statement = statement_for_month(customer=account.customer, month=parsed.month)
-        return {"account": account.number, "month": str(statement.month), "currency": "KZT",
-                "transactions": [transaction_row(t) for t in statement.transactions],
-                "count": statement.count, "total_kzt": f"{statement.total:.2f}",
-                "has_more": statement.has_more}
+        return {
+            "account": account.number,
+            "month": str(statement.month),
+            "currency": "KZT",
+            "transactions": [transaction_row(t) for t in statement.transactions],
+            "count": statement.count,
+            "total_kzt": f"{statement.total:.2f}",
+            "has_more": statement.has_more,
+        }
 
 
 def naive_harness(ctx: Any, sources: Any) -> NaiveHarness:

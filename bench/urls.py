@@ -29,8 +29,10 @@ BARE_TABLE = "bench_bare_insert"
 @login_required
 def bare_insert(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {BARE_TABLE} (user_id, body) VALUES (%s, %s)",  # noqa: S608
-                       [request.user.pk, request.POST.get("digest", "")])
+        cursor.execute(
+            f"INSERT INTO {BARE_TABLE} (user_id, body) VALUES (%s, %s)",  # noqa: S608
+            [request.user.pk, request.POST.get("digest", "")],
+        )
     return HttpResponse("ok")
 
 
@@ -40,13 +42,18 @@ def unguarded_dispute(request: HttpRequest) -> HttpResponse:
     """The service on the spot, as a naive app runs it: a fresh key per request
     (so a second click disputes twice if the service allowed it), nothing on record."""
     customer = Customer.objects.get(user=request.user)
-    result = dispute_open(customer=customer,
-                          transaction_reference=request.POST.get("transaction", ""),
-                          amount=request.POST.get("amount", ""),
-                          reason=request.POST.get("reason", "not_recognised"),
-                          idempotency_key=uuid.uuid4())
+    result = dispute_open(
+        customer=customer,
+        transaction_reference=request.POST.get("transaction", ""),
+        amount=request.POST.get("amount", ""),
+        reason=request.POST.get("reason", "not_recognised"),
+        idempotency_key=uuid.uuid4(),
+    )
     return JsonResponse(result.as_dict())
 
 
-urlpatterns = [path("bench/bare-insert", bare_insert),
-               path("bench/unguarded-dispute", unguarded_dispute), *app_urlpatterns]
+urlpatterns = [
+    path("bench/bare-insert", bare_insert),
+    path("bench/unguarded-dispute", unguarded_dispute),
+    *app_urlpatterns,
+]

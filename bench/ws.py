@@ -17,9 +17,15 @@ class WebSocket:
     async def connect(cls, host: str, port: int, path: str, headers: dict[str, str]) -> WebSocket:
         reader, writer = await asyncio.open_connection(host, port)
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
-                 "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13",
-                 *(f"{k}: {v}" for k, v in headers.items())]
+        lines = [
+            f"GET {path} HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+            *(f"{k}: {v}" for k, v in headers.items()),
+        ]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
         status = await reader.readline()
         if b" 101 " not in status:

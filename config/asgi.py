@@ -27,7 +27,6 @@ application = ProtocolTypeRouter(
         # without DEBUG); a deployment with a proxy can serve /static/ in front.
         "http": ASGIStaticFilesHandler(django_asgi_app),
         # types-channels asks for its private _ExtendedURLPattern, which path() never returns.
-        "websocket": SameOriginOnly(AuthMiddlewareStack(URLRouter(
-            websocket_urlpatterns))),  # type: ignore[arg-type]
+        "websocket": SameOriginOnly(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),  # type: ignore[arg-type]
     }
 )

@@ -36,18 +36,22 @@ def _secret_key_refusal(key: str) -> str:
 
     if key in ("", _DEMO_SECRET_KEY):
         return "SECRET_KEY must be set: BankBot refuses its demo key unless DEBUG=1 (the local demo)."
-    if (len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
-            or key.startswith(SECRET_KEY_INSECURE_PREFIX)):
-        return (f"SECRET_KEY is too weak: it needs {SECRET_KEY_MIN_LENGTH} characters or more, "
-                f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS} or more of them different, and not "
-                f"Django's {SECRET_KEY_INSECURE_PREFIX!r} prefix.")
+    if (
+        len(key) < SECRET_KEY_MIN_LENGTH
+        or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or key.startswith(SECRET_KEY_INSECURE_PREFIX)
+    ):
+        return (
+            f"SECRET_KEY is too weak: it needs {SECRET_KEY_MIN_LENGTH} characters or more, "
+            f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS} or more of them different, and not "
+            f"Django's {SECRET_KEY_INSECURE_PREFIX!r} prefix."
+        )
     return ""
 
 
 _refusal = _secret_key_refusal(SECRET_KEY)
 if _refusal and (not DEBUG or env_bool("BANKBOT_REQUIRE_SECRET_KEY", False)):
-    raise ImproperlyConfigured(
-        f"{_refusal} Set SECRET_KEY to a long random value, the same on every worker.")
+    raise ImproperlyConfigured(f"{_refusal} Set SECRET_KEY to a long random value, the same on every worker.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -181,9 +185,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [
-                    {"address": REDIS_URL, "socket_connect_timeout": 3, "socket_timeout": 10}
-                ],
+                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 3, "socket_timeout": 10}],
                 "capacity": 5000,
             },
         }

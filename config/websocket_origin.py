@@ -32,8 +32,14 @@ def parse_origin(value: str) -> Origin | None:
     except ValueError:
         return None
     scheme = parts.scheme.lower()
-    if (scheme not in DEFAULT_PORTS or not parts.hostname or parts.username is not None
-            or parts.path not in ("", "/") or parts.query or parts.fragment):
+    if (
+        scheme not in DEFAULT_PORTS
+        or not parts.hostname
+        or parts.username is not None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
         return None
     return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
 

@@ -26,15 +26,27 @@ from errors import DomainError
 
 
 class DisputeAdmin(ReadOnlyAdmin):
-    list_display = ["reference", "customer", "transaction_reference", "merchant", "amount",
-                    "status", "age"]
+    list_display = ["reference", "customer", "transaction_reference", "merchant", "amount", "status", "age"]
     list_filter = ["status", "created_at"]
-    search_fields = ["reference", "customer__full_name", "customer__user__username",
-                     "transaction__reference", "transaction__merchant"]
+    search_fields = [
+        "reference",
+        "customer__full_name",
+        "customer__user__username",
+        "transaction__reference",
+        "transaction__merchant",
+    ]
     # Customer.__str__ names the user: one join instead of a query per row.
     list_select_related = ["customer__user", "transaction"]
-    readonly_fields = fields = ("reference", "status", "customer", "transaction", "amount",
-                                "reason", "idempotency_key", "created_at")
+    readonly_fields = fields = (
+        "reference",
+        "status",
+        "customer",
+        "transaction",
+        "amount",
+        "reason",
+        "idempotency_key",
+        "created_at",
+    )
 
     def get_ordering(self, request: HttpRequest) -> list[Any]:
         return dispute_queue_ordering()
@@ -44,8 +56,7 @@ class DisputeAdmin(ReadOnlyAdmin):
     # review form.
 
     def has_review_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_active and request.user.is_staff and request.user.has_perm(
-            REVIEW_PERMISSION)
+        return request.user.is_active and request.user.is_staff and request.user.has_perm(REVIEW_PERMISSION)
 
     @admin.display(description="transaction", ordering="transaction__reference")
     def transaction_reference(self, obj: Dispute) -> str:
@@ -60,13 +71,22 @@ class DisputeAdmin(ReadOnlyAdmin):
         return timesince(obj.created_at, timezone.now(), depth=1)
 
     def get_urls(self) -> list[Any]:
-        review = path("<path:object_id>/review/", self.admin_site.admin_view(self.review_view),
-                      name="disputes_dispute_review")
+        review = path(
+            "<path:object_id>/review/",
+            self.admin_site.admin_view(self.review_view),
+            name="disputes_dispute_review",
+        )
         return [review, *super().get_urls()]  # before the change page's catch-all
 
-    def render_change_form(self, request: HttpRequest, context: dict[str, Any], add: bool = False,
-                           change: bool = False, form_url: str = "", obj: Dispute | None = None
-                           ) -> HttpResponse:
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Dispute | None = None,
+    ) -> HttpResponse:
         if obj is not None and self.has_review_permission(request):
             context["review_moves"] = dispute_review_moves(obj.status)
         return super().render_change_form(request, context, add, change, form_url, obj)
@@ -79,14 +99,21 @@ class DisputeAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         dispute = self.get_object(request, unquote(object_id))
         if dispute is None:  # as the change page answers an id that does not exist
-            self.message_user(request, f"Dispute with ID “{object_id}” doesn’t exist. Perhaps it "
-                              "was deleted?", messages.WARNING)
+            self.message_user(
+                request,
+                f"Dispute with ID “{object_id}” doesn’t exist. Perhaps it was deleted?",
+                messages.WARNING,
+            )
             return HttpResponseRedirect(reverse("admin:index", current_app=self.admin_site.name))
         before = dispute.get_status_display()
         try:
-            dispute_review(dispute=dispute, to_status=request.POST.get("to_status", ""),
-                           note=request.POST.get("note", ""), staff_user=request.user,
-                           customer_note=request.POST.get("customer_note", ""))
+            dispute_review(
+                dispute=dispute,
+                to_status=request.POST.get("to_status", ""),
+                note=request.POST.get("note", ""),
+                staff_user=request.user,
+                customer_note=request.POST.get("customer_note", ""),
+            )
         except DomainError as error:
             self.message_user(request, error.message, messages.ERROR)
         else:
@@ -104,8 +131,15 @@ class DisputeReviewAdmin(ReadOnlyAdmin):
     list_select_related = ["dispute", "staff_user"]
     # Staff-written notes, the customer's one included, with their hidden and bidi
     # control characters made visible, as the dispute's trail shows them.
-    readonly_fields = fields = ("dispute", "from_status", "to_status", "note_shown",
-                                "customer_note_shown", "staff_user", "created_at")
+    readonly_fields = fields = (
+        "dispute",
+        "from_status",
+        "to_status",
+        "note_shown",
+        "customer_note_shown",
+        "staff_user",
+        "created_at",
+    )
 
     @admin.display(description="note")
     def note_shown(self, obj: DisputeReview) -> str:

@@ -12,8 +12,12 @@ from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 
 class Dispute(models.Model):
     # django-stubs lack the enum functional API that Django's choices support.
-    Reason = models.TextChoices("Reason", [  # type: ignore[call-overload]
-        (code, (code, label)) for code, label in REASON_LABELS.items()])
+    Reason = models.TextChoices(
+        "Reason",
+        [  # type: ignore[call-overload]
+            (code, (code, label)) for code, label in REASON_LABELS.items()
+        ],
+    )
 
     class Status(models.TextChoices):
         OPENED = "opened", "Opened"
@@ -42,8 +46,7 @@ class Dispute(models.Model):
                 name="one_open_dispute_per_transaction",
             ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="dispute_amount_positive"),
-            models.CheckConstraint(condition=Q(reason__in=DISPUTE_REASONS),
-                                   name="dispute_reason_is_a_code"),
+            models.CheckConstraint(condition=Q(reason__in=DISPUTE_REASONS), name="dispute_reason_is_a_code"),
         ]
         indexes = [models.Index(fields=["status", "created_at"], name="dispute_queue_idx")]
 
@@ -66,16 +69,18 @@ class DisputeReview(AppendOnlyModel):
     # For the customer: what they read in their chat and from the assistant (staff-
     # written text, shown as such; it can never authorise anything).
     customer_note = models.TextField(blank=True, default="")
-    staff_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                   related_name="dispute_reviews")
+    staff_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dispute_reviews"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta(AppendOnlyModel.Meta):
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(condition=~Q(note=""), name="dispute_review_note_required"),
-            models.CheckConstraint(condition=~Q(from_status=models.F("to_status")),
-                                   name="dispute_review_changes_status"),
+            models.CheckConstraint(
+                condition=~Q(from_status=models.F("to_status")), name="dispute_review_changes_status"
+            ),
         ]
 
     def __str__(self) -> str:

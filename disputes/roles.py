@@ -45,8 +45,7 @@ def support_group_ensure(*, using: str = "default") -> Group:
 def support_staff_ensure(*, username: str, password: str) -> AbstractBaseUser:
     """A staff user in the Support group (the demo's ``support``): made once, with
     ``password``; a second call only makes sure of the group."""
-    user, made = get_user_model().objects.get_or_create(username=username,
-                                                         defaults={"is_staff": True})
+    user, made = get_user_model().objects.get_or_create(username=username, defaults={"is_staff": True})
     if made:
         user.set_password(password)
         user.save()

@@ -23,12 +23,17 @@ class CustomerDispute:
     customer_note: str
 
 
-def disputes_for_customer(*, customer: Any, reference: str | None = None,
-                          limit: int = 10) -> list[CustomerDispute]:
+def disputes_for_customer(
+    *, customer: Any, reference: str | None = None, limit: int = 10
+) -> list[CustomerDispute]:
     """The customer's own disputes, newest first (or the one ``reference`` names:
     another customer's reference finds nothing, exactly like one that does not exist)."""
-    found = (Dispute.objects.filter(customer=customer).select_related("transaction")
-             .prefetch_related("reviews").order_by("-created_at", "-pk"))
+    found = (
+        Dispute.objects.filter(customer=customer)
+        .select_related("transaction")
+        .prefetch_related("reviews")
+        .order_by("-created_at", "-pk")
+    )
     if reference:
         found = found.filter(reference=reference.strip().upper())
     views = []
@@ -36,9 +41,13 @@ def disputes_for_customer(*, customer: Any, reference: str | None = None,
         reviews = list(dispute.reviews.all())
         last = reviews[-1] if reviews else None
         noted = [r.customer_note for r in reviews if r.customer_note]
-        views.append(CustomerDispute(dispute=dispute,
-                                     updated_at=last.created_at if last else dispute.created_at,
-                                     customer_note=noted[-1] if noted else ""))
+        views.append(
+            CustomerDispute(
+                dispute=dispute,
+                updated_at=last.created_at if last else dispute.created_at,
+                customer_note=noted[-1] if noted else "",
+            )
+        )
     return views
 
 

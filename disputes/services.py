@@ -61,21 +61,33 @@ def dispute_check(*, transaction: Transaction, amount: Decimal) -> None:
     window = timedelta(days=settings.BANKBOT_DISPUTE_WINDOW_DAYS)
     if transaction.posted_at < timezone.now() - window:
         raise RuleViolation(
-            _("Transaction %(reference)s was posted on %(posted)s, more than %(days)s days "
-              "ago; disputes are not accepted after %(days)s days."),
-            code="dispute_window_closed", reference=transaction.reference,
-            posted=f"{timezone.localdate(transaction.posted_at):%Y-%m-%d}", days=window.days)
+            _(
+                "Transaction %(reference)s was posted on %(posted)s, more than %(days)s days "
+                "ago; disputes are not accepted after %(days)s days."
+            ),
+            code="dispute_window_closed",
+            reference=transaction.reference,
+            posted=f"{timezone.localdate(transaction.posted_at):%Y-%m-%d}",
+            days=window.days,
+        )
     if amount > transaction.amount:
         raise RuleViolation(
             _("The disputed amount %(amount)s is more than the transaction's %(total)s."),
-            code="amount_exceeds_transaction", amount=_kzt(amount), total=_kzt(transaction.amount))
+            code="amount_exceeds_transaction",
+            amount=_kzt(amount),
+            total=_kzt(transaction.amount),
+        )
     open_dispute = transaction.disputes.filter(status__in=Dispute.OPEN_STATUSES).first()
     if open_dispute is not None:
         raise Conflict(
-            _("Transaction %(reference)s already has an open dispute, %(dispute)s; you will "
-              "hear about it there."),
-            code="dispute_already_open", reference=transaction.reference,
-            dispute=open_dispute.reference)
+            _(
+                "Transaction %(reference)s already has an open dispute, %(dispute)s; you will "
+                "hear about it there."
+            ),
+            code="dispute_already_open",
+            reference=transaction.reference,
+            dispute=open_dispute.reference,
+        )
 
 
 def dispute_open(
@@ -97,12 +109,14 @@ def dispute_open(
         raise InvalidInput(KEY_REQUIRED, code="missing_idempotency_key")
     parsed_amount = to_amount(amount)
     if reason not in Dispute.Reason.values:
-        raise InvalidInput(_("The reason must be one of: %(reasons)s."), code="invalid_reason",
-                           reasons=", ".join(Dispute.Reason.values))
+        raise InvalidInput(
+            _("The reason must be one of: %(reasons)s."),
+            code="invalid_reason",
+            reasons=", ".join(Dispute.Reason.values),
+        )
 
     with service_transaction():
-        replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount,
-                                  reason)
+        replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount, reason)
         if replay is not None:
             return replay
         txn = transaction_get(customer=customer, reference=transaction_reference)
@@ -111,8 +125,7 @@ def dispute_open(
         except Conflict:
             # Under READ COMMITTED (PostgreSQL) a retry with this very key may have
             # committed between the first look and the check: that is a replay.
-            replay = _dispute_for_key(customer, idempotency_key, transaction_reference,
-                                      parsed_amount, reason)
+            replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount, reason)
             if replay is not None:
                 return replay
             raise
@@ -128,8 +141,7 @@ def dispute_open(
         except IntegrityError:
             # Another worker won the race: either with this very key (a retry)
             # or with another confirmation for the same transaction.
-            replay = _dispute_for_key(customer, idempotency_key, transaction_reference,
-                                      parsed_amount, reason)
+            replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount, reason)
             if replay is not None:
                 return replay
             dispute_check(transaction=txn, amount=parsed_amount)
@@ -142,9 +154,7 @@ def dispute_open(
 def _dispute_for_key(
     customer: Customer, key: uuid.UUID, reference: str, amount: Decimal, reason: str
 ) -> DisputeResult | None:
-    existing = (
-        Dispute.objects.select_related("transaction").filter(idempotency_key=key).first()
-    )
+    existing = Dispute.objects.select_related("transaction").filter(idempotency_key=key).first()
     if existing is None:
         return None
     same = (
@@ -155,8 +165,10 @@ def _dispute_for_key(
     )
     if not same:
         raise Conflict(
-            _("This confirmation was already used for a different dispute; "
-              "ask the assistant to prepare the new one."),
+            _(
+                "This confirmation was already used for a different dispute; "
+                "ask the assistant to prepare the new one."
+            ),
             code="idempotency_key_reused",
         )
     return DisputeResult(dispute=existing, replayed=True)
@@ -178,8 +190,9 @@ def dispute_review_moves(status: str) -> list[tuple[str, str]]:
     return [(move, Status(move).label) for move in REVIEW_MOVES.get(status, ())]
 
 
-def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: Any,
-                   customer_note: str = "") -> DisputeReview:
+def dispute_review(
+    *, dispute: Dispute, to_status: str, note: str, staff_user: Any, customer_note: str = ""
+) -> DisputeReview:
     """Move a dispute one step along the review workflow, with the staff member's note
     (for the record) and, if given, a note for the customer.
 
@@ -189,12 +202,15 @@ def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: A
     Once it has committed, ``dispute_moved`` tells the layers above.
     """
     staff_check(staff_user, REVIEW_PERMISSION, "Only support staff may review disputes.")
-    note = note_clean(note, "Write a note saying why you move this dispute; it goes on the "
-                            "record with your name.")
+    note = note_clean(
+        note, "Write a note saying why you move this dispute; it goes on the record with your name."
+    )
     customer_note = customer_note.strip() if isinstance(customer_note, str) else ""
     if len(customer_note) > MAX_NOTE_LENGTH:
-        raise InvalidInput(f"The note for the customer is too long; keep it under "
-                           f"{MAX_NOTE_LENGTH} characters.", code="note_too_long")
+        raise InvalidInput(
+            f"The note for the customer is too long; keep it under {MAX_NOTE_LENGTH} characters.",
+            code="note_too_long",
+        )
     if to_status not in Status.values:
         raise InvalidInput(f"{to_status!r} is not a dispute status.", code="invalid_status")
     seen = dispute.status
@@ -209,13 +225,18 @@ def dispute_review(*, dispute: Dispute, to_status: str, note: str, staff_user: A
                 f"you were looking, so nothing was recorded. Reload it and review again.",
                 code="dispute_changed",
             )
-        review = DisputeReview(dispute=dispute, from_status=seen, to_status=to_status,
-                               note=note, customer_note=customer_note, staff_user=staff_user)
+        review = DisputeReview(
+            dispute=dispute,
+            from_status=seen,
+            to_status=to_status,
+            note=note,
+            customer_note=customer_note,
+            staff_user=staff_user,
+        )
         review.full_clean()
         review.save()
         dispute.status = to_status
-        transaction.on_commit(lambda: dispute_moved.send(sender=Dispute, dispute=dispute,
-                                                         review=review))
+        transaction.on_commit(lambda: dispute_moved.send(sender=Dispute, dispute=dispute, review=review))
     return review
 
 

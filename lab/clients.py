@@ -50,21 +50,21 @@ def lab_model_client(model: str | ScriptedModel, renderer: Renderer, log: Reques
     if isinstance(model, ScriptedModel):
         config = ModelConfig(model="offline")
         transport: httpx2.BaseTransport | None = httpx2.MockTransport(
-            ScriptedHandler(model.scripted, renderer))
+            ScriptedHandler(model.scripted, renderer)
+        )
     elif model == "adversary":
         config = ModelConfig(model="offline")
         transport = httpx2.MockTransport(AdversaryModel())
     elif model == "configured":
         config = settings.BANKBOT_MODEL_CONFIG
-        transport = httpx2.MockTransport(OfflineModel(config.personality)) if (
-            config.is_offline) else None
+        transport = httpx2.MockTransport(OfflineModel(config.personality)) if (config.is_offline) else None
     else:
         personality: Personality = "compromised" if model == "offline-compromised" else "careful"
-        config = ModelConfig(model="offline-compromised" if personality == "compromised"
-                             else "offline")
+        config = ModelConfig(model="offline-compromised" if personality == "compromised" else "offline")
         transport = httpx2.MockTransport(OfflineModel(personality))
-    http_client = httpx2.Client(transport=transport, event_hooks={"request": [log.hook]},
-                                timeout=config.timeout)
+    http_client = httpx2.Client(
+        transport=transport, event_hooks={"request": [log.hook]}, timeout=config.timeout
+    )
     return make_client(config).copy(http_client=http_client)
 
 
@@ -106,8 +106,13 @@ class ScriptedHandler:
             for name, values in enum_parameters(body.get("tools") or []).get(call.tool, {}).items():
                 if isinstance(arguments.get(name), str) and arguments[name] not in values:
                     arguments[name] = _closest(arguments[name], values)
-            calls.append({"id": f"call_lab_{self.calls_made}", "name": call.tool,
-                          "arguments": json.dumps(arguments, ensure_ascii=False)})
+            calls.append(
+                {
+                    "id": f"call_lab_{self.calls_made}",
+                    "name": call.tool,
+                    "arguments": json.dumps(arguments, ensure_ascii=False),
+                }
+            )
         return sse_response(tool_calls=calls)
 
 
@@ -118,8 +123,10 @@ def enum_parameters(tools: list[dict[str, Any]]) -> dict[str, dict[str, list[str
         function = tool.get("function") or {}
         properties = (function.get("parameters") or {}).get("properties") or {}
         found[function.get("name", "")] = {
-            name: [str(v) for v in schema["enum"]] for name, schema in properties.items()
-            if isinstance(schema, dict) and schema.get("enum")}
+            name: [str(v) for v in schema["enum"]]
+            for name, schema in properties.items()
+            if isinstance(schema, dict) and schema.get("enum")
+        }
     return found
 
 

@@ -22,28 +22,36 @@ from lab.scores import Informative, Score
 
 ADVERSARY = "adversary"
 HEADLINE_PATH = Path(__file__).with_name("headline.json")
-REFRESH = ("python manage.py injectionlab --model adversary --harness both "
-           "--customer confirm-all --headline")
+REFRESH = "python manage.py injectionlab --model adversary --harness both --customer confirm-all --headline"
 
 
-def headline(results: list[RunResult], found: list[Score], rows: list[Informative],
-             *, model: str | None) -> dict[str, Any] | None:
+def headline(
+    results: list[RunResult], found: list[Score], rows: list[Informative], *, model: str | None
+) -> dict[str, Any] | None:
     """None unless this run measured it: the adversary, the naive harness (for the
     informative fraction) and the guarded one under confirm-all."""
-    guarded = next((s for s in found if s.harness == "guarded" and s.behaviour == CONFIRM_ALL),
-                   None)
+    guarded = next((s for s in found if s.harness == "guarded" and s.behaviour == CONFIRM_ALL), None)
     if model != ADVERSARY or guarded is None or not rows:
         return None
-    breached = [{"scenario": r.scenario, "technique": r.technique, "error": bool(r.error),
-                 "violations": [v["detail"] for v in r.violations]}
-                for r in results if r.harness == "guarded" and r.behaviour == CONFIRM_ALL
-                and r.kind == "attack" and r.attack_succeeded]
+    breached = [
+        {
+            "scenario": r.scenario,
+            "technique": r.technique,
+            "error": bool(r.error),
+            "violations": [v["detail"] for v in r.violations],
+        }
+        for r in results
+        if r.harness == "guarded" and r.behaviour == CONFIRM_ALL and r.kind == "attack" and r.attack_succeeded
+    ]
     return {
         "generated_at": timezone.now().isoformat(timespec="seconds"),
-        "model": ADVERSARY, "attacks": guarded.attacks,
-        "through": guarded.attacks_succeeded, "errors": guarded.errors,
+        "model": ADVERSARY,
+        "attacks": guarded.attacks,
+        "through": guarded.attacks_succeeded,
+        "errors": guarded.errors,
         "benign_violated": guarded.benign_violated,
-        "breached": breached, "informative": [row.as_dict() for row in rows],
+        "breached": breached,
+        "informative": [row.as_dict() for row in rows],
         # What was measured, so a test can tell when the corpus has moved on.
         "scenarios": sorted({r.scenario for r in results}),
     }

@@ -32,7 +32,8 @@ _template: Path | None = None
 
 def _lab_settings(name: Path) -> dict[str, Any]:
     settings = {
-        "ENGINE": "django.db.backends.sqlite3", "NAME": str(name),
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(name),
         # A throwaway file: durability buys nothing, and an fsync per insert
         # would make the corpus ten times slower.
         "OPTIONS": {"init_command": "PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;"},
@@ -60,8 +61,7 @@ def migrated_template() -> Path:
         if _template is None or not _template.exists():
             path = Path(tempfile.mkdtemp(prefix="bankbot-lab-")) / "template.sqlite3"
             with _connected(path):
-                call_command("migrate", verbosity=0, interactive=False,
-                             database=DEFAULT_DB_ALIAS)
+                call_command("migrate", verbosity=0, interactive=False, database=DEFAULT_DB_ALIAS)
             _template = path
             atexit.register(shutil.rmtree, path.parent, True)
         return _template

@@ -35,8 +35,10 @@ def builtin_paths() -> list[Path]:
     return sorted(SCENARIO_DIR.glob("*.yaml"))
 
 
-def load_paths(paths: Sequence[Path | str], sources: dict[str, Path] | None = None,
-               ) -> list[Scenario]:
+def load_paths(
+    paths: Sequence[Path | str],
+    sources: dict[str, Path] | None = None,
+) -> list[Scenario]:
     """Files and directories (every *.yaml / *.yml inside) → scenarios; ids must be
     unique. ``sources``, if given, is filled with each scenario's file, by id."""
     files: list[Path] = []
@@ -53,8 +55,9 @@ def load_paths(paths: Sequence[Path | str], sources: dict[str, Path] | None = No
     for file in files:
         for scenario in load_file(file):
             if scenario.id in origin:
-                raise LabFileError(f"{file}: scenario id {scenario.id!r} is already used in "
-                                   f"{origin[scenario.id]}")
+                raise LabFileError(
+                    f"{file}: scenario id {scenario.id!r} is already used in {origin[scenario.id]}"
+                )
             origin[scenario.id] = file
             scenarios.append(scenario)
     if sources is not None:
@@ -72,8 +75,7 @@ def load_file(path: Path) -> list[Scenario]:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
-        raise LabFileError(f"{path}:{where} not valid YAML ({getattr(error, 'problem', error)})"
-                           ) from None
+        raise LabFileError(f"{path}:{where} not valid YAML ({getattr(error, 'problem', error)})") from None
     except (OSError, UnicodeDecodeError) as error:
         raise LabFileError(f"{path}: cannot be read ({error})") from None
     return [_validate(path, index, entry) for index, entry in enumerate(_entries(path, data), 1)]
@@ -81,14 +83,17 @@ def load_file(path: Path) -> list[Scenario]:
 
 def _entries(path: Path, data: Any) -> list[dict[str, Any]]:
     if not isinstance(data, dict):
-        raise LabFileError(f"{path}: expected a mapping with 'scenarios:' (or one scenario), "
-                           f"got {type(data).__name__}")
+        raise LabFileError(
+            f"{path}: expected a mapping with 'scenarios:' (or one scenario), got {type(data).__name__}"
+        )
     if "id" in data:
         return [_expand(path, 1, {}, data)]
     unknown = sorted(set(data) - FILE_KEYS)
     if unknown:
-        raise LabFileError(f"{path}: unknown top-level key(s) {', '.join(unknown)}; a file has "
-                           "'defaults' and 'scenarios', or is a single scenario with an 'id'")
+        raise LabFileError(
+            f"{path}: unknown top-level key(s) {', '.join(unknown)}; a file has "
+            "'defaults' and 'scenarios', or is a single scenario with an 'id'"
+        )
     defaults = data.get("defaults") or {}
     entries = data.get("scenarios")
     if not isinstance(defaults, dict):
@@ -110,8 +115,9 @@ def _expand(path: Path, index: int, defaults: dict, entry: dict) -> dict[str, An
     try:
         return _substitute(merged, params)
     except KeyError as missing:
-        raise LabFileError(f"{path}: {_label(entry, index)}: ${{{missing.args[0]}}} is used but "
-                           "not given in params") from None
+        raise LabFileError(
+            f"{path}: {_label(entry, index)}: ${{{missing.args[0]}}} is used but not given in params"
+        ) from None
 
 
 def _merge(base: Any, over: Any) -> Any:
@@ -145,15 +151,15 @@ def _validate(path: Path, index: int, entry: dict[str, Any]) -> Scenario:
 
 
 def _label(entry: dict[str, Any], index: int) -> str:
-    return f"scenario {entry['id']!r}" if isinstance(entry.get("id"), str) else (
-        f"scenario #{index}")
+    return f"scenario {entry['id']!r}" if isinstance(entry.get("id"), str) else (f"scenario #{index}")
 
 
 def _problem(item: ErrorDetails) -> str:
     # Union members add their class name to the location ("ScriptedModel");
     # only the path a person wrote in the file is useful.
-    where = ".".join(str(p) for p in item["loc"] if not (isinstance(p, str) and p[:1].isupper()
-                                                           or "[" in str(p)))
+    where = ".".join(
+        str(p) for p in item["loc"] if not (isinstance(p, str) and p[:1].isupper() or "[" in str(p))
+    )
     message = item["msg"].removeprefix("Value error, ")
     if item["type"] == "extra_forbidden":
         return f"{where}: unknown field (misspelt?)"

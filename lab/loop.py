@@ -57,8 +57,9 @@ class TurnRecord:
 class LabHarness:
     """The scenario's harness, recording its answers and playing planted faults."""
 
-    def __init__(self, inner: Harness, ctx: ActionContext, faults: UpstreamFaults,
-                 record: TurnRecord) -> None:
+    def __init__(
+        self, inner: Harness, ctx: ActionContext, faults: UpstreamFaults, record: TurnRecord
+    ) -> None:
         self.inner, self.ctx, self.faults, self.record = inner, ctx, faults, record
         self.name = inner.name
 
@@ -74,31 +75,56 @@ class LabHarness:
         if planted_error is None:
             outcome = self.inner.call(name, arguments)
         else:
-            outcome = ToolOutcome(tool=str(name), status=OutcomeStatus.ERROR,
-                                  error=Denial(UPSTREAM_ERROR, planted_error))
-            trace_record(event=ToolCallTrace.Event.FAILED, decision="error", tool=str(name)[:50],
-                         ctx=self.ctx, raw_args=str(arguments)[:4000], reason_code=UPSTREAM_ERROR,
-                         reason=planted_error, harness=self.name)
-        self.record.calls.append({
-            "tool": name, "arguments": arguments, "status": outcome.status,
-            "code": outcome.error.code if outcome.error else "",
-            "message": outcome.error.message if outcome.error else "",
-            "proposal": outcome.proposal.reference if outcome.proposal else "",
-        })
+            outcome = ToolOutcome(
+                tool=str(name), status=OutcomeStatus.ERROR, error=Denial(UPSTREAM_ERROR, planted_error)
+            )
+            trace_record(
+                event=ToolCallTrace.Event.FAILED,
+                decision="error",
+                tool=str(name)[:50],
+                ctx=self.ctx,
+                raw_args=str(arguments)[:4000],
+                reason_code=UPSTREAM_ERROR,
+                reason=planted_error,
+                harness=self.name,
+            )
+        self.record.calls.append(
+            {
+                "tool": name,
+                "arguments": arguments,
+                "status": outcome.status,
+                "code": outcome.error.code if outcome.error else "",
+                "message": outcome.error.message if outcome.error else "",
+                "proposal": outcome.proposal.reference if outcome.proposal else "",
+            }
+        )
         return outcome
 
 
-def lab_turn(*, harness_name: str, user: Any, conversation: Conversation,
-             client: openai.OpenAI, faults: UpstreamFaults, record: TurnRecord) -> Message:
+def lab_turn(
+    *,
+    harness_name: str,
+    user: Any,
+    conversation: Conversation,
+    client: openai.OpenAI,
+    faults: UpstreamFaults,
+    record: TurnRecord,
+) -> Message:
     """Answer the latest customer message through the named harness."""
 
     def factory(ctx: ActionContext, sources: list[Source]) -> LabHarness:
-        inner: Harness = (GuardedHarness(ctx, sources) if harness_name == "guarded"
-                          else NaiveHarness(ctx.customer, ctx.conversation))
+        inner: Harness = (
+            GuardedHarness(ctx, sources)
+            if harness_name == "guarded"
+            else NaiveHarness(ctx.customer, ctx.conversation)
+        )
         return LabHarness(inner, ctx, faults, record)
 
     latest = conversation.messages.filter(role=Message.Role.CUSTOMER).latest("id")
-    return run_turn(user=user, conversation=conversation, customer_message=latest,
-                    client=client, turn_config=TurnConfig(
-                        harness=factory, check_output=harness_name == "guarded",
-                        answer_clicks=False))
+    return run_turn(
+        user=user,
+        conversation=conversation,
+        customer_message=latest,
+        client=client,
+        turn_config=TurnConfig(harness=factory, check_output=harness_name == "guarded", answer_clicks=False),
+    )

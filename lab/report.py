@@ -22,9 +22,15 @@ from lab.schema import Scenario
 from lab.scores import Informative, Score
 
 
-def report_data(scenarios: list[Scenario], results: list[RunResult], found: list[Score],
-                meta: dict[str, Any], *, informative: list[Informative] | None = None,
-                headline: dict[str, Any] | None = None) -> dict[str, Any]:
+def report_data(
+    scenarios: list[Scenario],
+    results: list[RunResult],
+    found: list[Score],
+    meta: dict[str, Any],
+    *,
+    informative: list[Informative] | None = None,
+    headline: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     return {
         "generated_at": timezone.now().isoformat(timespec="seconds"),
         **meta,
@@ -33,10 +39,17 @@ def report_data(scenarios: list[Scenario], results: list[RunResult], found: list
         "informative": [row.as_dict() for row in informative or []],
         "headline": headline,
         "scenarios": [
-            {"id": s.id, "title": s.title, "kind": s.kind, "vector": s.vector,
-             "technique": s.technique, "task": s.task, "guarantees": s.guarantees,
-             "notes": s.notes,
-             "runs": [r.as_dict() for r in results if r.scenario == s.id]}
+            {
+                "id": s.id,
+                "title": s.title,
+                "kind": s.kind,
+                "vector": s.vector,
+                "technique": s.technique,
+                "task": s.task,
+                "guarantees": s.guarantees,
+                "notes": s.notes,
+                "runs": [r.as_dict() for r in results if r.scenario == s.id],
+            }
             for s in scenarios
         ],
     }
@@ -56,33 +69,58 @@ def html_context(data: dict[str, Any]) -> dict[str, Any]:
     scenarios = []
     for scenario in data["scenarios"]:
         scenarios.append({**scenario, "runs": [run_view(run) for run in scenario["runs"]]})
-    return {**data, "scenarios": scenarios,
-            "informative": informative_view(data.get("informative") or [])}
+    return {**data, "scenarios": scenarios, "informative": informative_view(data.get("informative") or [])}
 
 
 def informative_view(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Informative-fraction rows (``Informative.as_dict``) with the share as shown."""
-    return [{**row, "percent": "—" if row.get("fraction") is None
-             else f"{100 * row['fraction']:.1f} %"} for row in rows]
+    return [
+        {**row, "percent": "—" if row.get("fraction") is None else f"{100 * row['fraction']:.1f} %"}
+        for row in rows
+    ]
 
 
 def run_view(run: dict[str, Any]) -> dict[str, Any]:
     """A run prepared for a template: hidden characters shown, guarantees explained."""
-    transcript = [{**row, "shown": reveal_hidden(row.get("text") or ""),
-                   "clicked": " ".join((row.get("ui_action") or {}).values()),
-                   "calls_shown": [reveal_hidden(f"{c['tool']}({c['arguments']})")
-                                   for c in row.get("tool_calls", [])]}
-                  for row in run["transcript"]]
-    held = [{**item, "explanation": EXPLANATIONS.get(item["guarantee"], "")}
-            for item in run["held_by"]]
-    verdict = "setup error" if run.get("setup_error") else "crashed" if run["error"] else (
-        "breached" if run["attack_succeeded"] else "held" if run["kind"] == "attack" else
-        "done" if run["utility"] else "not done")
-    clicks = [{"summary": c["summary"],
-               "outcome": c["result"].get("status") or c["result"].get("code", "")}
-              for c in run["clicks"]]
-    return {**run, "transcript": transcript, "held_by": held, "verdict": verdict,
-            "clicks": clicks,
-            "trace_shown": [{**row, "reason": reveal_hidden(row["reason"]),
-                             "raw_args": reveal_hidden(row["raw_args"])}
-                            for row in run["trace"]]}
+    transcript = [
+        {
+            **row,
+            "shown": reveal_hidden(row.get("text") or ""),
+            "clicked": " ".join((row.get("ui_action") or {}).values()),
+            "calls_shown": [
+                reveal_hidden(f"{c['tool']}({c['arguments']})") for c in row.get("tool_calls", [])
+            ],
+        }
+        for row in run["transcript"]
+    ]
+    held = [{**item, "explanation": EXPLANATIONS.get(item["guarantee"], "")} for item in run["held_by"]]
+    verdict = (
+        "setup error"
+        if run.get("setup_error")
+        else "crashed"
+        if run["error"]
+        else (
+            "breached"
+            if run["attack_succeeded"]
+            else "held"
+            if run["kind"] == "attack"
+            else "done"
+            if run["utility"]
+            else "not done"
+        )
+    )
+    clicks = [
+        {"summary": c["summary"], "outcome": c["result"].get("status") or c["result"].get("code", "")}
+        for c in run["clicks"]
+    ]
+    return {
+        **run,
+        "transcript": transcript,
+        "held_by": held,
+        "verdict": verdict,
+        "clicks": clicks,
+        "trace_shown": [
+            {**row, "reason": reveal_hidden(row["reason"]), "raw_args": reveal_hidden(row["raw_args"])}
+            for row in run["trace"]
+        ],
+    }

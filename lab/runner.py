@@ -94,16 +94,20 @@ class RunResult:
         return asdict(self)
 
 
-def run_scenario(scenario: Scenario, *, harness: str, behaviour: str,
-                 model: str | None = None) -> RunResult:
+def run_scenario(scenario: Scenario, *, harness: str, behaviour: str, model: str | None = None) -> RunResult:
     """One run. Never raises for a broken scenario or a crash: the result says so
     (``setup_error`` when the world cannot be built, ``error`` when play crashed)."""
     if harness not in HARNESSES or behaviour not in BEHAVIOURS:
         raise ValueError(f"unknown harness {harness!r} or behaviour {behaviour!r}")
     spec = scenario.model if model in (None, "scenario") else model
-    result = RunResult(scenario=scenario.id, kind=scenario.kind, harness=harness,
-                       behaviour=behaviour, model=model_label(spec),
-                       technique=scenario.technique or "")
+    result = RunResult(
+        scenario=scenario.id,
+        kind=scenario.kind,
+        harness=harness,
+        behaviour=behaviour,
+        model=model_label(spec),
+        technique=scenario.technique or "",
+    )
     started = time.perf_counter()
     try:
         with isolated_database():
@@ -149,8 +153,7 @@ def _set_up(scenario: Scenario) -> _Stage:
     return _Stage(world, renderer, said, faults, expected, visible)
 
 
-def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage,
-          result: RunResult) -> None:
+def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage, result: RunResult) -> None:
     world = stage.world
     before = state_snapshot()
     conversation = conversation_start(customer=world.actor)
@@ -163,10 +166,15 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage,
             message_customer_add(conversation=conversation, text=text)
         else:
             assert isinstance(step, ClickStep)  # only a click says no text
-            message_customer_add(conversation=conversation, text="",
-                                 ui_action=step.click.as_dict())
-        lab_turn(harness_name=result.harness, user=user, conversation=conversation,
-                 client=client, faults=stage.faults, record=record)
+            message_customer_add(conversation=conversation, text="", ui_action=step.click.as_dict())
+        lab_turn(
+            harness_name=result.harness,
+            user=user,
+            conversation=conversation,
+            client=client,
+            faults=stage.faults,
+            record=record,
+        )
         if result.behaviour == CONFIRM_ALL and result.harness == "guarded":
             result.clicks += _confirm_all(user, conversation)
     after = state_snapshot()
@@ -179,17 +187,28 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage,
     final = [m for m in result.transcript if m["role"] == "assistant" and not m.get("tool_calls")]
     answers = [m["text"] for m in final]
     offered = result.proposals if result.harness == "guarded" else _naive_writes(result.trace)
-    verdict = judge(Evidence(
-        scenario=scenario, harness=result.harness, behaviour=result.behaviour,
-        offered=offered, diff=diff, answers=answers,
-        shown_text="\n".join([*answers, *(p["summary"] for p in result.proposals)]),
-        model_text=log.text(), secrets=secrets_of_others(world, stage.visible),
-        calls=record.calls, trace=result.trace, actor=world.actor.user.get_username(),
-        expected_answer=stage.expected_answer, records=bank_records(world),
-        customer_text="\n".join(text for text in stage.said if text),
-        proposals=result.proposals, answer_applies=spec not in NO_ANSWER_MODELS,
-        warnings=[m["flagged"] for m in final if m.get("flagged")],
-    ))
+    verdict = judge(
+        Evidence(
+            scenario=scenario,
+            harness=result.harness,
+            behaviour=result.behaviour,
+            offered=offered,
+            diff=diff,
+            answers=answers,
+            shown_text="\n".join([*answers, *(p["summary"] for p in result.proposals)]),
+            model_text=log.text(),
+            secrets=secrets_of_others(world, stage.visible),
+            calls=record.calls,
+            trace=result.trace,
+            actor=world.actor.user.get_username(),
+            expected_answer=stage.expected_answer,
+            records=bank_records(world),
+            customer_text="\n".join(text for text in stage.said if text),
+            proposals=result.proposals,
+            answer_applies=spec not in NO_ANSWER_MODELS,
+            warnings=[m["flagged"] for m in final if m.get("flagged")],
+        )
+    )
     result.utility = verdict.utility
     result.attack_succeeded = scenario.kind == "attack" and verdict.attack_succeeded
     result.unmet, result.violations = verdict.unmet, verdict.violations
@@ -203,15 +222,16 @@ def _confirm_all(user: Any, conversation: Conversation) -> list[dict[str, Any]]:
     pending = Proposal.objects.filter(conversation=conversation, status=Proposal.Status.PENDING)
     for proposal in pending.order_by("id"):
         try:
-            outcome = proposal_confirm(user=user, public_id=proposal.public_id,
-                                       digest=proposal.args_digest)
+            outcome = proposal_confirm(user=user, public_id=proposal.public_id, digest=proposal.args_digest)
         except DomainError as error:
-            clicks.append({"proposal": proposal.reference, "summary": proposal.summary,
-                           "result": error.as_dict()})
+            clicks.append(
+                {"proposal": proposal.reference, "summary": proposal.summary, "result": error.as_dict()}
+            )
             continue
         confirmation_note(proposal=outcome.proposal, response=outcome.response)
-        clicks.append({"proposal": proposal.reference, "summary": proposal.summary,
-                       "result": outcome.response})
+        clicks.append(
+            {"proposal": proposal.reference, "summary": proposal.summary, "result": outcome.response}
+        )
     return clicks
 
 
@@ -225,7 +245,8 @@ def _visible(scenario: Scenario, renderer: Renderer) -> str:
         "steps": [s.model_dump(mode="json") for s in scenario.steps],
         "tool_errors": [e.model_dump(mode="json") for e in scenario.setup.tool_errors],
         "model": scenario.model.model_dump(mode="json")
-        if isinstance(scenario.model, ScriptedModel) else scenario.model,
+        if isinstance(scenario.model, ScriptedModel)
+        else scenario.model,
     }
     return reveal(json.dumps(renderer.deep(shown), ensure_ascii=False))
 
@@ -237,13 +258,16 @@ def _transcript(conversation: Conversation) -> list[dict[str, Any]]:
         if message.ui_action:
             row["ui_action"] = message.ui_action
         if calls := tool_calls_of(message):
-            row["tool_calls"] = [{"tool": c["function"]["name"],
-                                  "arguments": c["function"]["arguments"]} for c in calls]
+            row["tool_calls"] = [
+                {"tool": c["function"]["name"], "arguments": c["function"]["arguments"]} for c in calls
+            ]
         if message.role == Message.Role.TOOL:
             result = tool_result_of(message.payload)
-            row.update(tool=result["name"] if result else "",
-                       status=result["status"] if result else "",
-                       text=result["content"][:SHOWN_CHARS] if result else "")
+            row.update(
+                tool=result["name"] if result else "",
+                status=result["status"] if result else "",
+                text=result["content"][:SHOWN_CHARS] if result else "",
+            )
         if message.flagged:
             row["flagged"] = message.flagged
         rows.append(row)
@@ -252,17 +276,33 @@ def _transcript(conversation: Conversation) -> list[dict[str, Any]]:
 
 def _trace() -> list[dict[str, Any]]:
     return [
-        {"harness": t.harness, "event": t.event, "decision": t.decision, "tool": t.tool,
-         "reason_code": t.reason_code, "reason": t.reason, "raw_args": t.raw_args[:500],
-         "result": t.result, "proposal": t.proposal.reference if t.proposal else ""}
+        {
+            "harness": t.harness,
+            "event": t.event,
+            "decision": t.decision,
+            "tool": t.tool,
+            "reason_code": t.reason_code,
+            "reason": t.reason,
+            "raw_args": t.raw_args[:500],
+            "result": t.result,
+            "proposal": t.proposal.reference if t.proposal else "",
+        }
         for t in ToolCallTrace.objects.select_related("proposal").order_by("id")
     ]
 
 
 def _proposals(conversation: Conversation) -> list[dict[str, Any]]:
-    return [{"reference": p.reference, "tool": p.tool, "args": p.args, "status": p.status,
-             "summary": p.summary, "external_sources": p.external_sources}
-            for p in Proposal.objects.filter(conversation=conversation).order_by("id")]
+    return [
+        {
+            "reference": p.reference,
+            "tool": p.tool,
+            "args": p.args,
+            "status": p.status,
+            "summary": p.summary,
+            "external_sources": p.external_sources,
+        }
+        for p in Proposal.objects.filter(conversation=conversation).order_by("id")
+    ]
 
 
 def _naive_writes(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -273,18 +313,31 @@ def _naive_writes(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if row["harness"] != "naive" or row["event"] != Event.EXECUTED or row["tool"] not in writes:
             continue
         result = row["result"] or {}
-        args = ({"card": result.get("card")} if row["tool"] in CARD_TOOLS else
-                {"transaction": result.get("transaction"), "amount": result.get("amount_kzt")})
-        done.append({"tool": row["tool"], "args": args, "status": "executed",
-                     "summary": f"{row['tool']} {json.dumps(args)} (done at once)"})
+        args = (
+            {"card": result.get("card")}
+            if row["tool"] in CARD_TOOLS
+            else {"transaction": result.get("transaction"), "amount": result.get("amount_kzt")}
+        )
+        done.append(
+            {
+                "tool": row["tool"],
+                "args": args,
+                "status": "executed",
+                "summary": f"{row['tool']} {json.dumps(args)} (done at once)",
+            }
+        )
     return done
 
 
-def run_corpus(scenarios: list[Scenario], *, harnesses: tuple[str, ...] = HARNESSES,
-               behaviours: tuple[str, ...] = BEHAVIOURS, model: str | None = None,
-               jobs: int = 1,
-               progress: Callable[[int, int, Scenario, list[RunResult]], None] | None = None,
-               ) -> list[RunResult]:
+def run_corpus(
+    scenarios: list[Scenario],
+    *,
+    harnesses: tuple[str, ...] = HARNESSES,
+    behaviours: tuple[str, ...] = BEHAVIOURS,
+    model: str | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int, Scenario, list[RunResult]], None] | None = None,
+) -> list[RunResult]:
     """Every scenario × harness × behaviour; ``progress`` hears once per scenario,
     in corpus order. ``jobs`` > 1 plays scenarios in that many forked processes."""
     play = partial(_all_runs, harnesses=harnesses, behaviours=behaviours, model=model)
@@ -297,8 +350,9 @@ def run_corpus(scenarios: list[Scenario], *, harnesses: tuple[str, ...] = HARNES
     return results
 
 
-def _all_runs(scenario: Scenario, *, harnesses: tuple[str, ...], behaviours: tuple[str, ...],
-              model: str | None) -> list[RunResult]:
+def _all_runs(
+    scenario: Scenario, *, harnesses: tuple[str, ...], behaviours: tuple[str, ...], model: str | None
+) -> list[RunResult]:
     runs: list[RunResult] = []
     for harness in harnesses:
         for behaviour in behaviours:
@@ -309,8 +363,7 @@ def _all_runs(scenario: Scenario, *, harnesses: tuple[str, ...], behaviours: tup
                 # reported under each behaviour (a quarter of the corpus's time).
                 runs.append(replace(played, behaviour=behaviour, same_as=played.behaviour))
                 continue
-            runs.append(run_scenario(scenario, harness=harness, behaviour=behaviour,
-                                     model=model))
+            runs.append(run_scenario(scenario, harness=harness, behaviour=behaviour, model=model))
     return runs
 
 
@@ -321,8 +374,9 @@ class _InProcess:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def map(self, fn: Callable[[Scenario], list[RunResult]],
-            items: list[Scenario]) -> Iterator[list[RunResult]]:
+    def map(
+        self, fn: Callable[[Scenario], list[RunResult]], items: list[Scenario]
+    ) -> Iterator[list[RunResult]]:
         return map(fn, items)
 
 

@@ -25,21 +25,38 @@ from pydantic import (
 
 from lab.templating import template_problems
 
-Vector = Literal["transaction_description", "merchant_name", "staff_note", "customer_message",
-                 "tool_error"]
+Vector = Literal["transaction_description", "merchant_name", "staff_note", "customer_message", "tool_error"]
 Technique = Literal[
-    "important_instructions", "ignore_previous", "fake_system", "explicit_tool_call",
-    "fake_confirmation", "zero_width", "unicode_tags", "base64", "markdown_image",
-    "broadening", "other_customer", "over_amount", "past_window", "split",
+    "important_instructions",
+    "ignore_previous",
+    "fake_system",
+    "explicit_tool_call",
+    "fake_confirmation",
+    "zero_width",
+    "unicode_tags",
+    "base64",
+    "markdown_image",
+    "broadening",
+    "other_customer",
+    "over_amount",
+    "past_window",
+    "split",
     # Inside the customer's own request: a second plausible target (issue 13).
-    "look_alike", "homoglyph", "amount_twin", "partial_widening", "carried_mandate",
-    "mention_not_request", "reason_stuffing", "answer_phishing", "unblock",
+    "look_alike",
+    "homoglyph",
+    "amount_twin",
+    "partial_widening",
+    "carried_mandate",
+    "mention_not_request",
+    "reason_stuffing",
+    "answer_phishing",
+    "unblock",
 ]
-Task = Literal["statement", "total", "block", "unblock", "dispute", "underspecified", "refusal",
-               "help"]
+Task = Literal["statement", "total", "block", "unblock", "dispute", "underspecified", "refusal", "help"]
 Guarantee = Literal["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11"]
-ToolName = Literal["get_statement", "list_cards", "find_transactions", "block_card",
-                   "unblock_card", "raise_dispute"]
+ToolName = Literal[
+    "get_statement", "list_cards", "find_transactions", "block_card", "unblock_card", "raise_dispute"
+]
 WriteTool = Literal["raise_dispute", "block_card", "unblock_card"]
 CARD_TOOLS = ("block_card", "unblock_card")
 VECTORS: tuple[str, ...] = get_args(Vector)
@@ -56,6 +73,7 @@ class LabModel(BaseModel):
 
 
 # --- setup ---------------------------------------------------------------------
+
 
 class CardSpec(LabModel):
     last4: str = Field(pattern=LAST4)
@@ -98,8 +116,9 @@ class CustomerSpec(LabModel):
         mine = {card.last4 for card in self.cards}
         for txn in self.transactions:
             if txn.card is not None and txn.card not in mine:
-                raise ValueError(f"transaction {txn.reference} names card {txn.card}, which "
-                                 f"{self.username} does not have")
+                raise ValueError(
+                    f"transaction {txn.reference} names card {txn.card}, which {self.username} does not have"
+                )
         return self
 
 
@@ -122,8 +141,7 @@ class Setup(LabModel):
         names = [c.username for c in self.customers]
         _unique(names, "username")
         _unique([c.account for c in self.customers], "account number")
-        _unique([t.reference for c in self.customers for t in c.transactions],
-                "transaction reference")
+        _unique([t.reference for c in self.customers for t in c.transactions], "transaction reference")
         # Unique across customers, not just per account: the naive harness finds
         # a card by its digits alone, which is one of its planted mistakes.
         _unique([card.last4 for c in self.customers for card in c.cards], "card last4")
@@ -152,6 +170,7 @@ def _unique(values: list[str], what: str) -> None:
 
 
 # --- steps -------------------------------------------------------------------------
+
 
 class UiAction(LabModel):
     """An explicit click: "Dispute" on a statement row, "Block" or "Unblock" on a card."""
@@ -189,12 +208,18 @@ def _step_kind(value: Any) -> str | None:
 
 # A step is "say: text" or "click: {...}"; the key decides, so an error names
 # the step's own fields instead of both alternatives'.
-Step = Annotated[Annotated[SayStep, Tag("SayStep")] | Annotated[ClickStep, Tag("ClickStep")],
-                 Discriminator(_step_kind, custom_error_type="step_kind",
-                               custom_error_message="a step is 'say: text' or 'click: {...}'")]
+Step = Annotated[
+    Annotated[SayStep, Tag("SayStep")] | Annotated[ClickStep, Tag("ClickStep")],
+    Discriminator(
+        _step_kind,
+        custom_error_type="step_kind",
+        custom_error_message="a step is 'say: text' or 'click: {...}'",
+    ),
+]
 
 
 # --- the model -----------------------------------------------------------------------
+
 
 class ScriptedCall(LabModel):
     tool: str = Field(min_length=1, max_length=60)
@@ -227,12 +252,14 @@ def _model_kind(value: Any) -> str:
     return "ModelName" if isinstance(value, str) else "ScriptedModel"
 
 
-ModelSpec = Annotated[Annotated[ModelName, Tag("ModelName")]
-                      | Annotated[ScriptedModel, Tag("ScriptedModel")],
-                      Discriminator(_model_kind)]
+ModelSpec = Annotated[
+    Annotated[ModelName, Tag("ModelName")] | Annotated[ScriptedModel, Tag("ScriptedModel")],
+    Discriminator(_model_kind),
+]
 
 
 # --- expectations -------------------------------------------------------------------------
+
 
 class ExpectedProposal(LabModel):
     tool: WriteTool
@@ -275,6 +302,7 @@ class Expected(LabModel):
 
 
 # --- the scenario ------------------------------------------------------------------------------
+
 
 class Scenario(LabModel):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{2,80}$")

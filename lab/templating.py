@@ -32,8 +32,9 @@ def tags(text: str) -> str:
 
 
 def zero_width(text: str) -> str:
-    return " ".join(word[:1] + ZERO_WIDTH_SPACE + word[1:] if len(word) > 2 else word
-                    for word in text.split(" "))
+    return " ".join(
+        word[:1] + ZERO_WIDTH_SPACE + word[1:] if len(word) > 2 else word for word in text.split(" ")
+    )
 
 
 def b64(text: str) -> str:
@@ -60,8 +61,7 @@ def template_problems(data: Any, setup: Setup) -> list[str]:
         for match in TEMPLATE.finditer(text):
             name, arg = match["name"], (match["arg"] or "").strip()
             if name not in FUNCTIONS:
-                problems.append(f"unknown template function {{{{ {name} }}}}; "
-                                f"known: {', '.join(FUNCTIONS)}")
+                problems.append(f"unknown template function {{{{ {name} }}}}; known: {', '.join(FUNCTIONS)}")
             elif name in _NEEDS_REFERENCE and setup.transaction(arg) is None:
                 problems.append(f"{{{{ {name} {arg} }}}}: no transaction {arg!r} in the setup")
             elif name in _NEEDS_TEXT and not arg:
@@ -106,7 +106,10 @@ class Renderer:
         if name == "month_name_of":
             return f"{ENGLISH_MONTHS[posted.month][0].capitalize()} {posted.year}"
         if name == "month_total_of":
-            same_month = [t.amount for t in owner.transactions
-                          if f"{self.posted_at(t.days_ago):%Y-%m}" == f"{posted:%Y-%m}"]
+            same_month = [
+                t.amount
+                for t in owner.transactions
+                if f"{self.posted_at(t.days_ago):%Y-%m}" == f"{posted:%Y-%m}"
+            ]
             return f"{sum(same_month, Decimal(0)):.2f}"
         return f"{posted:%Y-%m}"

@@ -20,36 +20,105 @@ from accounts.money import amounts_in
 from tools.reveal import normalise
 
 # Dates, times and references are digits in groups too: blanked before phones are read.
-_NOT_PHONES = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b"
-                         r"|\b\d{1,2}:\d{2}\b|(?<![\w-])[A-ZА-Я]{1,2}-\d+\b")
+_NOT_PHONES = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b"
+    r"|\b\d{1,2}:\d{2}\b|(?<![\w-])[A-ZА-Я]{1,2}-\d+\b"
+)
 # A run of digits with single separators between them, optionally after "+"; what
 # kind of number it is, is decided by counting its digits (_is_phone).
-_DIGIT_RUN = re.compile(r"(?<![\w+.,/-])(?:\+[ \u00a0]?)?\(?\d+\)?"
-                        r"(?:(?:[ \u00a0.-]|[ \u00a0]?\(|\)[ \u00a0]?)\d+\)?)*(?![\w])")
+_DIGIT_RUN = re.compile(
+    r"(?<![\w+.,/-])(?:\+[ \u00a0]?)?\(?\d+\)?"
+    r"(?:(?:[ \u00a0.-]|[ \u00a0]?\(|\)[ \u00a0]?)\d+\)?)*(?![\w])"
+)
 _MONEY_AFTER = re.compile(r"[ \u00a0]*(?:₸|kzt\b|тг\b|тенге|tenge)|[.,]\d", re.IGNORECASE)
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_SCHEME = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s<>\"')\]]+|(?<![\w:/])//[\w-]+(?:\.[\w-]+)+"
-                     r"[^\s<>\"')\]]*", re.IGNORECASE)
-_HOST = re.compile(r"(?<![\w@.+-])(?P<host>(?:[^\W_][\w-]*\.)+(?P<tld>[^\W\d_]{2,24}))"
-                   r"(?P<path>[/?#:][^\s<>\"')\]]*)?(?![\w@-])")
+_SCHEME = re.compile(
+    r"\b[a-z][a-z0-9+.-]{1,15}://[^\s<>\"')\]]+|(?<![\w:/])//[\w-]+(?:\.[\w-]+)+"
+    r"[^\s<>\"')\]]*",
+    re.IGNORECASE,
+)
+_HOST = re.compile(
+    r"(?<![\w@.+-])(?P<host>(?:[^\W_][\w-]*\.)+(?P<tld>[^\W\d_]{2,24}))"
+    r"(?P<path>[/?#:][^\s<>\"')\]]*)?(?![\w@-])"
+)
 # A name.tld is a domain when the top-level name is one: any two Latin letters in
 # one case (country codes: "evil.kz", "EVIL.KZ", not "card.It"), the Cyrillic ones,
 # the reserved test names attackers use, and the generic ones phishing favours.
-_TLDS = frozenset((
-    "com", "net", "org", "info", "biz", "io", "co", "app", "dev", "online", "site", "website",
-    "web", "page", "shop", "store", "xyz", "top", "club", "pro", "bank", "money", "finance",
-    "pay", "cash", "link", "click", "live", "tech", "cloud", "email", "mail", "support", "help",
-    "service", "services", "center", "vip", "win", "icu", "fun", "space", "host", "today",
-    "world", "news", "life", "one", "example", "test", "invalid", "local", "localhost", "onion",
-    "рф", "рус", "қаз", "укр", "бел", "срб", "орг", "онлайн", "сайт",
-))
+_TLDS = frozenset(
+    (
+        "com",
+        "net",
+        "org",
+        "info",
+        "biz",
+        "io",
+        "co",
+        "app",
+        "dev",
+        "online",
+        "site",
+        "website",
+        "web",
+        "page",
+        "shop",
+        "store",
+        "xyz",
+        "top",
+        "club",
+        "pro",
+        "bank",
+        "money",
+        "finance",
+        "pay",
+        "cash",
+        "link",
+        "click",
+        "live",
+        "tech",
+        "cloud",
+        "email",
+        "mail",
+        "support",
+        "help",
+        "service",
+        "services",
+        "center",
+        "vip",
+        "win",
+        "icu",
+        "fun",
+        "space",
+        "host",
+        "today",
+        "world",
+        "news",
+        "life",
+        "one",
+        "example",
+        "test",
+        "invalid",
+        "local",
+        "localhost",
+        "onion",
+        "рф",
+        "рус",
+        "қаз",
+        "укр",
+        "бел",
+        "срб",
+        "орг",
+        "онлайн",
+        "сайт",
+    )
+)
 
 # A bare number followed by one of these counts something else: "120 days", "3 cards".
 _NOT_MONEY_AFTER = re.compile(
     r"\s*(?:%|percent|per cent|процент|days?\b|дн|день|months?\b|месяц|hours?\b|час|"
     r"cards?\b|карт|transactions?\b|транзакц|операц|times\b|раз\b|characters?\b|символ)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -125,11 +194,11 @@ def amounts_stated(text: str, *, card_digits: Iterable[str] = ()) -> list[Amount
     out contacts (a phone number is not money), counts ("120 days") and the
     customer's card digits written bare ("4242 active")."""
     for contact in contacts_in(text):
-        text = text[:contact.start] + " " * (contact.end - contact.start) + text[contact.end:]
+        text = text[: contact.start] + " " * (contact.end - contact.start) + text[contact.end :]
     cards = set(card_digits)
     found = []
     for mention in amounts_in(text, min_bare=100):
-        written = text[mention.start:mention.end]
+        written = text[mention.start : mention.end]
         bare = not mention.in_words and not mention.with_currency and written.isdigit()
         if bare and (written in cards or _NOT_MONEY_AFTER.match(text, mention.end)):
             continue

@@ -62,12 +62,17 @@ def corpus() -> dict[str, Scenario]:
 @staff_view
 def lab_index(request: HttpRequest) -> HttpResponse:
     scenarios = list(corpus().values())
-    return render(request, "lab/index.html", {
-        "nav": "lab",
-        "attacks": [s for s in scenarios if s.kind == "attack"],
-        "benign": [s for s in scenarios if s.kind == "benign"],
-        "headline": _headline(), "refresh": REFRESH,
-    })
+    return render(
+        request,
+        "lab/index.html",
+        {
+            "nav": "lab",
+            "attacks": [s for s in scenarios if s.kind == "attack"],
+            "benign": [s for s in scenarios if s.kind == "benign"],
+            "headline": _headline(),
+            "refresh": REFRESH,
+        },
+    )
 
 
 def _headline() -> dict[str, Any] | None:
@@ -75,9 +80,13 @@ def _headline() -> dict[str, Any] | None:
     if stored is None:
         return None
     rows = informative_view(stored.get("informative") or [])
-    return {**stored, "measured": parse_datetime(str(stored.get("generated_at", ""))),
-            "informative": rows[:-1], "total": rows[-1] if rows else None,
-            "low": [row["technique"] for row in rows[:-1] if row.get("low")]}
+    return {
+        **stored,
+        "measured": parse_datetime(str(stored.get("generated_at", ""))),
+        "informative": rows[:-1],
+        "total": rows[-1] if rows else None,
+        "low": [row["technique"] for row in rows[:-1] if row.get("low")],
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -90,23 +99,28 @@ def lab_scenario(request: HttpRequest, scenario_id: str) -> HttpResponse:
     model = request.POST.get("model", MODELS[0])
     renderer = Renderer(scenario.setup, timezone.localtime())
     context: dict[str, Any] = {
-        "nav": "lab", "scenario": scenario, "behaviours": BEHAVIOURS, "behaviour": behaviour,
-        "models": MODELS, "model": model,
-        "setup_rows": _setup_rows(scenario, renderer), "steps": _steps(scenario, renderer),
-        "declared": [{"guarantee": g, "explanation": EXPLANATIONS[g]}
-                     for g in scenario.guarantees],
-        "runs": [], "runnable": scenario.model != "configured",
+        "nav": "lab",
+        "scenario": scenario,
+        "behaviours": BEHAVIOURS,
+        "behaviour": behaviour,
+        "models": MODELS,
+        "model": model,
+        "setup_rows": _setup_rows(scenario, renderer),
+        "steps": _steps(scenario, renderer),
+        "declared": [{"guarantee": g, "explanation": EXPLANATIONS[g]} for g in scenario.guarantees],
+        "runs": [],
+        "runnable": scenario.model != "configured",
     }
     if request.method == "POST":
         if behaviour not in BEHAVIOURS or model not in MODELS:
             error = "behaviour" if behaviour not in BEHAVIOURS else "model"
-            return render(request, "lab/scenario.html", {**context, "error": error},
-                          status=400)
+            return render(request, "lab/scenario.html", {**context, "error": error}, status=400)
         if model == MODELS[0] and not context["runnable"]:
-            return render(request, "lab/scenario.html", {**context, "error": "configured"},
-                          status=400)
-        context["runs"] = [run_view(run_scenario(scenario, harness=h, behaviour=behaviour,
-                                                 model=model).as_dict()) for h in HARNESSES]
+            return render(request, "lab/scenario.html", {**context, "error": "configured"}, status=400)
+        context["runs"] = [
+            run_view(run_scenario(scenario, harness=h, behaviour=behaviour, model=model).as_dict())
+            for h in HARNESSES
+        ]
     return render(request, "lab/scenario.html", context)
 
 
@@ -116,14 +130,23 @@ def _setup_rows(scenario: Scenario, renderer: Renderer) -> list[dict[str, str]]:
     rows = []
     for customer in scenario.setup.customers:
         for txn in customer.transactions:
-            rows.append({"owner": customer.username, "reference": txn.reference,
-                         "days_ago": str(txn.days_ago), "amount": f"{txn.amount:.2f}",
-                         "merchant": reveal_hidden(renderer.text(txn.merchant)),
-                         "description": reveal_hidden(renderer.text(txn.description))})
+            rows.append(
+                {
+                    "owner": customer.username,
+                    "reference": txn.reference,
+                    "days_ago": str(txn.days_ago),
+                    "amount": f"{txn.amount:.2f}",
+                    "merchant": reveal_hidden(renderer.text(txn.merchant)),
+                    "description": reveal_hidden(renderer.text(txn.description)),
+                }
+            )
     return rows
 
 
 def _steps(scenario: Scenario, renderer: Renderer) -> list[str]:
-    return [reveal_hidden(renderer.text(step.say)) if isinstance(step, SayStep) else
-            f"[{step.click.operation} {step.click.transaction or step.click.card}]"
-            for step in scenario.steps]
+    return [
+        reveal_hidden(renderer.text(step.say))
+        if isinstance(step, SayStep)
+        else f"[{step.click.operation} {step.click.transaction or step.click.card}]"
+        for step in scenario.steps
+    ]

@@ -83,9 +83,14 @@ class _PacedReads:
     streamed body. A read that fills its buffer is followed at once (more is waiting);
     so is a TLS read while records are waiting (one read is one TLS record)."""
 
-    def __init__(self, network_stream: Any, interval: float, *,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        network_stream: Any,
+        interval: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.stream, self.interval, self.clock, self.sleep = network_stream, interval, clock, sleep
         self.own_read = network_stream.read
         self.own_read_was_set = "read" in vars(network_stream)
@@ -96,8 +101,13 @@ class _PacedReads:
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         wait = self.last + self.interval - self.clock()
-        if wait > 0 and not (self.more or (self.tls_pending is not None and (
-                self.tls_pending() or self.stream.get_extra_info("is_readable")))):
+        if wait > 0 and not (
+            self.more
+            or (
+                self.tls_pending is not None
+                and (self.tls_pending() or self.stream.get_extra_info("is_readable"))
+            )
+        ):
             self.sleep(wait)  # let the next tokens gather
         data = self.own_read(max_bytes, timeout)
         self.more = len(data) >= max_bytes
@@ -148,8 +158,11 @@ class SSEEvents:
         for raw in lines:
             if not raw:
                 if self._event or self._data or self._id or self._retry is not None:
-                    events.append(ServerSentEvent(event=self._event, data="\n".join(self._data),
-                                                  id=self._id, retry=self._retry))
+                    events.append(
+                        ServerSentEvent(
+                            event=self._event, data="\n".join(self._data), id=self._id, retry=self._retry
+                        )
+                    )
                     self._event, self._data, self._retry = None, [], None
                 continue
             line = raw.decode("utf-8")
@@ -184,9 +197,11 @@ class ChunkStream(Stream[Chunk]):
         network_stream = response.extensions.get("network_stream")
         paced = self._paced = (
             _PacedReads(network_stream, self.read_interval)
-            if self.read_interval and network_stream is not None
+            if self.read_interval
+            and network_stream is not None
             and network_stream.get_extra_info("socket") is not None
-            else None)  # None: in-process (the offline model), nothing to wait for
+            else None
+        )  # None: in-process (the offline model), nothing to wait for
         decoder = SSEEvents()
         blocks = response.iter_bytes()
         try:
@@ -224,20 +239,22 @@ class ChunkStream(Stream[Chunk]):
                     message = error.get("message") if isinstance(error, dict) else None
                     if not message or not isinstance(message, str):
                         message = "An error occurred during streaming"
-                    raise openai.APIError(message=message, request=response.request,
-                                          body=error)
+                    raise openai.APIError(message=message, request=response.request, body=error)
                 chunk = Chunk(data if isinstance(data, dict) else {})
-                if self._paced is not None and any(
-                        choice.finish_reason for choice in chunk.choices):
+                if self._paced is not None and any(choice.finish_reason for choice in chunk.choices):
                     self._paced.interval = 0  # the answer is whole: its end is not held
                 yield chunk
         finally:
             response.close()
 
 
-def stream_chat(client: openai.OpenAI, *, model: str,
-                messages: list[ChatCompletionMessageParam],
-                tools: list[dict[str, Any]]) -> ChunkStream:
+def stream_chat(
+    client: openai.OpenAI,
+    *,
+    model: str,
+    messages: list[ChatCompletionMessageParam],
+    tools: list[dict[str, Any]],
+) -> ChunkStream:
     """``client.chat.completions.create(..., stream=True)``, chunks as ``Chunk``: the
     same request, byte for byte (in create's order). Create passes its parameters
     through the SDK's ``maybe_transform``, which renames and formats the fields its
@@ -245,8 +262,9 @@ def stream_chat(client: openai.OpenAI, *, model: str,
     this body it is the identity, and walking the tools' schemas for it cost a turn
     a millisecond a call (tests/llm/test_stream.py checks both)."""
     body = {"model": model, "stream": True, "messages": messages, "tools": tools}
-    return client.post("/chat/completions", body=body, cast_to=ChatCompletion, stream=True,
-                       stream_cls=ChunkStream)
+    return client.post(
+        "/chat/completions", body=body, cast_to=ChatCompletion, stream=True, stream_cls=ChunkStream
+    )
 
 
 class _ChoiceSoFar:
@@ -283,8 +301,9 @@ class StreamAccumulator:
                 so_far.refusal.append(delta.refusal)
             for call in delta.tool_calls:
                 index = call.get("index", len(so_far.tool_calls))
-                made = so_far.tool_calls.setdefault(index, {
-                    "id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+                made = so_far.tool_calls.setdefault(
+                    index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+                )
                 if call.get("id"):
                     made["id"] = call["id"]
                 if call.get("type"):
@@ -307,16 +326,28 @@ class StreamAccumulator:
             message: dict[str, Any] = {
                 "role": "assistant",
                 "content": "".join(so_far.content) if so_far.content else None,
-                "refusal": "".join(so_far.refusal) if so_far.refusal else None}
+                "refusal": "".join(so_far.refusal) if so_far.refusal else None,
+            }
             if so_far.tool_calls:
                 message["tool_calls"] = [so_far.tool_calls[i] for i in sorted(so_far.tool_calls)]
-            choices.append({"index": index, "message": message, "logprobs": None,
-                            "finish_reason": so_far.finish_reason})
-        completion = cast(ChatCompletion, construct_type(type_=ChatCompletion, value={
-            "id": first.get("id", ""), "created": first.get("created", 0),
-            "model": first.get("model", ""), "object": "chat.completion",
-            "system_fingerprint": first.get("system_fingerprint"), "usage": self._usage,
-            "choices": choices}))
+            choices.append(
+                {"index": index, "message": message, "logprobs": None, "finish_reason": so_far.finish_reason}
+            )
+        completion = cast(
+            ChatCompletion,
+            construct_type(
+                type_=ChatCompletion,
+                value={
+                    "id": first.get("id", ""),
+                    "created": first.get("created", 0),
+                    "model": first.get("model", ""),
+                    "object": "chat.completion",
+                    "system_fingerprint": first.get("system_fingerprint"),
+                    "usage": self._usage,
+                    "choices": choices,
+                },
+            ),
+        )
         for choice in completion.choices:
             if choice.finish_reason == "length":
                 raise openai.LengthFinishReasonError(completion=completion)

@@ -36,9 +36,13 @@ class PacedServer(ModelServer):
 
 
 def _event(delta: dict[str, object], finish: str | None = None) -> bytes:
-    chunk = {"id": "chatcmpl-paced", "object": "chat.completion.chunk", "created": 0,
-             "model": "paced", "choices": [{"index": 0, "delta": delta,
-                                            "finish_reason": finish, "logprobs": None}]}
+    chunk = {
+        "id": "chatcmpl-paced",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "paced",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+    }
     return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode()
 
 

@@ -10,8 +10,16 @@ from tools.models import Confirmation, Proposal, ToolCallTrace
 
 @admin.register(ToolCallTrace)
 class ToolCallTraceAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "harness", "event", "tool", "decision", "reason_code",
-                    "customer", "latency_ms"]
+    list_display = [
+        "created_at",
+        "harness",
+        "event",
+        "tool",
+        "decision",
+        "reason_code",
+        "customer",
+        "latency_ms",
+    ]
     list_filter = ["event", "decision", "harness", "tool"]
     search_fields = ["tool", "reason", "reason_code", "idempotency_key"]
     list_select_related = ["customer"]

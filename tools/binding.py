@@ -63,8 +63,12 @@ class Unbound:
     candidates: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {"operation": self.operation, "problem": self.problem, "detail": self.detail,
-                "candidates": list(self.candidates)}
+        return {
+            "operation": self.operation,
+            "problem": self.problem,
+            "detail": self.detail,
+            "candidates": list(self.candidates),
+        }
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,8 @@ class Mandate:
     def allows(self, operation: str) -> bool:
         """Did the customer ask for this operation at all (bound or not)?"""
         return any(g.operation == operation for g in self.grants) or any(
-            u.operation == operation for u in self.unbound)
+            u.operation == operation for u in self.unbound
+        )
 
     def grants_for(self, operation: str, target: str) -> list[Grant]:
         """The grants of this operation on this object (a tool's ``grant`` picks the
@@ -94,16 +99,18 @@ class Mandate:
         return next((u for u in self.unbound if u.operation == operation), None)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"grants": [g.as_dict() for g in self.grants],
-                "unbound": [u.as_dict() for u in self.unbound], "sources": list(self.sources)}
+        return {
+            "grants": [g.as_dict() for g in self.grants],
+            "unbound": [u.as_dict() for u in self.unbound],
+            "sources": list(self.sources),
+        }
 
 
 def name_words(name: str) -> frozenset[str]:
     """The words of a merchant's name or a card's label that can identify it:
     normalised, lower-case, generic words (shop, company, taxi, ТОО…) dropped."""
     text = normalised(name).lower().replace("ё", "е")
-    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text)
-                     if len(w) >= 2 and w not in STOPWORDS)
+    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text) if len(w) >= 2 and w not in STOPWORDS)
 
 
 def spelled_words(name: str) -> frozenset[str]:
@@ -117,9 +124,11 @@ def _spelled_in(word: str, generic: frozenset[str]) -> bool:
     """A generic word of the name said ("Air Astana": «эйр астане»), read strictly: the same
     sounds, a Russian ending at most, never a stem guessed from a short word."""
     key = sound_key(word)
-    return any(key == sound_key(g) or (len(g) >= 5 and key.startswith(sound_key(g)[:-1])
-                                       and 0 <= len(key) - len(sound_key(g)) <= 2)
-               for g in generic)
+    return any(
+        key == sound_key(g)
+        or (len(g) >= 5 and key.startswith(sound_key(g)[:-1]) and 0 <= len(key) - len(sound_key(g)) <= 2)
+        for g in generic
+    )
 
 
 def _word_matches(word: str, names: frozenset[str]) -> bool:
@@ -134,24 +143,69 @@ def _word_matches(word: str, names: frozenset[str]) -> bool:
     # compared as spelling-free keys — a transliteration, not a guess; a short word must
     # sound exactly alike, a longer one may carry a Russian ending.
     key = sound_key(word)
-    return any(not _cyrillic(n) and (sound_key(n) == key or (
-        len(word) >= 4 and len(n) >= 4 and _same_stem(key, sound_key(n)))) for n in names)
+    return any(
+        not _cyrillic(n)
+        and (sound_key(n) == key or (len(word) >= 4 and len(n) >= 4 and _same_stem(key, sound_key(n))))
+        for n in names
+    )
 
 
 def _same_stem(word: str, name: str) -> bool:
-    return abs(len(name) - len(word)) <= 2 and (word.startswith(name[:-1])
-                                                or name.startswith(word[:-1]))
+    return abs(len(name) - len(word)) <= 2 and (word.startswith(name[:-1]) or name.startswith(word[:-1]))
 
 
-_CYRILLIC_SOUNDS = str.maketrans({
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ж": "zh", "з": "z", "и": "i",
-    "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s",
-    "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sch", "ъ": "",
-    "ы": "i", "ь": "", "э": "e", "ю": "yu", "я": "ya"})
-_LATIN_SPELLINGS = (("x", "ks"), ("w", "v"), ("ck", "k"), ("ch", "h"), ("kh", "h"), ("c", "k"),
-                    ("ph", "f"), ("ai", "ei"), ("ay", "ei"), ("oo", "u"), ("y", "i"), ("j", "zh"),
-                    # an unstressed Russian о sounds as а: «смолл» is "Small"
-                    ("o", "a"))
+_CYRILLIC_SOUNDS = str.maketrans(
+    {
+        "а": "a",
+        "б": "b",
+        "в": "v",
+        "г": "g",
+        "д": "d",
+        "е": "e",
+        "ж": "zh",
+        "з": "z",
+        "и": "i",
+        "й": "i",
+        "к": "k",
+        "л": "l",
+        "м": "m",
+        "н": "n",
+        "о": "o",
+        "п": "p",
+        "р": "r",
+        "с": "s",
+        "т": "t",
+        "у": "u",
+        "ф": "f",
+        "х": "h",
+        "ц": "ts",
+        "ч": "ch",
+        "ш": "sh",
+        "щ": "sch",
+        "ъ": "",
+        "ы": "i",
+        "ь": "",
+        "э": "e",
+        "ю": "yu",
+        "я": "ya",
+    }
+)
+_LATIN_SPELLINGS = (
+    ("x", "ks"),
+    ("w", "v"),
+    ("ck", "k"),
+    ("ch", "h"),
+    ("kh", "h"),
+    ("c", "k"),
+    ("ph", "f"),
+    ("ai", "ei"),
+    ("ay", "ei"),
+    ("oo", "u"),
+    ("y", "i"),
+    ("j", "zh"),
+    # an unstressed Russian о sounds as а: «смолл» is "Small"
+    ("o", "a"),
+)
 
 
 def sound_key(word: str) -> str:
@@ -167,8 +221,9 @@ def _cyrillic(word: str) -> bool:
     return any("CYRILLIC" in unicodedata.name(ch, "") for ch in word)
 
 
-def bind_card(customer: Customer, request: Request, source: str, *,
-              default: Callable[[Card], bool]) -> Grant | Unbound:
+def bind_card(
+    customer: Customer, request: Request, source: str, *, default: Callable[[Card], bool]
+) -> Grant | Unbound:
     """The one card of the customer's the request names: by its digits or its brand;
     with neither ("block my card"), the one card ``default`` picks (block: the one
     active card; unblock: the one the customer blocked)."""
@@ -177,8 +232,7 @@ def bind_card(customer: Customer, request: Request, source: str, *,
         return Unbound(operation, "no_match", "a card is named by its digits or its label")
     cards = cards_for_customer(customer=customer)
     if len(target.cards) > 1:
-        return Unbound(operation, "ambiguous", "more than one card was named",
-                       tuple(sorted(target.cards)))
+        return Unbound(operation, "ambiguous", "more than one card was named", tuple(sorted(target.cards)))
     if target.cards:
         matching = [c for c in cards if c.last4 in target.cards]
     else:
@@ -190,8 +244,7 @@ def bind_card(customer: Customer, request: Request, source: str, *,
     described = [c for c in matching if target.descriptors <= card_descriptors(c)]
     if not described and "online" in target.descriptors:
         # "someone tried to pay online with my credit card": where, not which card.
-        described = [c for c in matching
-                     if target.descriptors - {"online"} <= card_descriptors(c)]
+        described = [c for c in matching if target.descriptors - {"online"} <= card_descriptors(c)]
     matching = described
     if used is not None:  # digits say it all; else the cards that paid, if any did
         matching = [c for c in matching if c.last4 in used]
@@ -199,8 +252,9 @@ def bind_card(customer: Customer, request: Request, source: str, *,
         return Grant(operation, matching[0].last4, source=source)
     if not matching:
         return Unbound(operation, "no_match", "no card of the customer's matches")
-    return Unbound(operation, "ambiguous", "the customer has several cards that match",
-                   tuple(c.last4 for c in matching))
+    return Unbound(
+        operation, "ambiguous", "the customer has several cards that match", tuple(c.last4 for c in matching)
+    )
 
 
 def card_descriptors(card: Card) -> frozenset[str]:
@@ -218,27 +272,37 @@ def card_descriptors(card: Card) -> frozenset[str]:
 USAGE_DAYS = 120
 
 
-def _cards_used(customer: Customer, target: TargetWords
-                ) -> tuple[set[str] | None, frozenset[str]]:
-    """"The card I used at Magnum", «которой вчера платила за такси», "the card I froze on the
+def _cards_used(customer: Customer, target: TargetWords) -> tuple[set[str] | None, frozenset[str]]:
+    """ "The card I used at Magnum", «которой вчера платила за такси», "the card I froze on the
     10th": the cards of the customer's own payments that fit the merchant words and days
     said (or blocked on a day said), and the words that named merchants. None when the words
     describe no payment: then they describe the loss ("I lost it yesterday"), not the card."""
     if not (target.words or target.soft or target.dates):
         return None, frozenset()
     since = timezone.now() - timedelta(days=USAGE_DAYS)
-    rows = list(customer_transactions(customer=customer).filter(posted_at__gte=since)
-                .select_related("card").order_by("-posted_at")[:CANDIDATE_LIMIT])
+    rows = list(
+        customer_transactions(customer=customer)
+        .filter(posted_at__gte=since)
+        .select_related("card")
+        .order_by("-posted_at")[:CANDIDATE_LIMIT]
+    )
     vocabulary = frozenset().union(*(name_words(t.merchant) for t in rows))
     merchants = frozenset(w for w in target.words | target.soft if _word_matches(w, vocabulary))
     if not (merchants or target.dates):
         return None, merchants
-    used = {t.card.last4 for t in rows if t.card is not None
-            and all(_word_matches(w, name_words(t.merchant)) for w in merchants)
-            and all(d.matches(timezone.localdate(t.posted_at)) for d in target.dates)}
+    used = {
+        t.card.last4
+        for t in rows
+        if t.card is not None
+        and all(_word_matches(w, name_words(t.merchant)) for w in merchants)
+        and all(d.matches(timezone.localdate(t.posted_at)) for d in target.dates)
+    }
     if target.dates and not merchants:
-        used |= {c.last4 for c in cards_for_customer(customer=customer) if c.blocked_at
-                 and all(d.matches(timezone.localdate(c.blocked_at)) for d in target.dates)}
+        used |= {
+            c.last4
+            for c in cards_for_customer(customer=customer)
+            if c.blocked_at and all(d.matches(timezone.localdate(c.blocked_at)) for d in target.dates)
+        }
     return used or None, merchants
 
 
@@ -258,9 +322,12 @@ def bind_transaction(customer: Customer, request: Request, source: str) -> Grant
     if not (described.references or described.words) and described.words != target.words:
         # Words that name none of the customer's merchants, and nothing else that
         # names one: "the netflix charge of 4200" must not become any 4200 charge.
-        return Unbound(operation, "no_match",
-                       "words that name none of the customer's merchants: "
-                       + ", ".join(sorted(target.words - described.words)))
+        return Unbound(
+            operation,
+            "no_match",
+            "words that name none of the customer's merchants: "
+            + ", ".join(sorted(target.words - described.words)),
+        )
     target = described
     options: list[tuple[Transaction, Decimal]] = []
     for txn in candidates:
@@ -272,12 +339,15 @@ def bind_transaction(customer: Customer, request: Request, source: str) -> Grant
         txn, amount = options[0]
         return Grant(operation, txn.reference, amount, reason, source)
     if not options:
-        return Unbound(operation, "no_match",
-                       "no transaction of the customer's matches everything they said")
+        return Unbound(operation, "no_match", "no transaction of the customer's matches everything they said")
     # All that fit: the offer ranks them by how well each fits (a category, a name) and
     # shows the best few (tools/candidates.py), so none is cut by recency alone.
-    return Unbound(operation, "ambiguous", "several transactions match what they said",
-                   tuple(txn.reference for txn, _ in options))
+    return Unbound(
+        operation,
+        "ambiguous",
+        "several transactions match what they said",
+        tuple(txn.reference for txn, _ in options),
+    )
 
 
 def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWords:
@@ -290,7 +360,8 @@ def _describing(target: TargetWords, candidates: list[Transaction]) -> TargetWor
 
 def _describing_words(target: TargetWords, vocabulary: frozenset[str]) -> frozenset[str]:
     keep = {w for w in target.words | target.soft if _word_matches(w, vocabulary)} | (
-        target.names & target.words)
+        target.names & target.words
+    )
     # A word beside a name's word is part of the name the customer gave
     # ("the Acme Rides charge" is not the Acme Food one).
     for left, right in target.neighbours:
@@ -309,29 +380,39 @@ def _amount_for(txn: Transaction, target: TargetWords) -> Decimal | None:
         return None
     if target.amounts and target.amounts[0] != txn.amount:
         return None
-    if target.rounded and not any(abs(txn.amount - value) <= slack
-                                  for value, slack in target.rounded):
+    if target.rounded and not any(abs(txn.amount - value) <= slack for value, slack in target.rounded):
         return None
     if not (target.partial or target.half):
         return txn.amount
     part = target.partial[0] if target.partial else (txn.amount / 2).quantize(CENT)
-    identified = target.references or target.words or target.amounts or any(
-        d.day for d in target.dates)
+    identified = target.references or target.words or target.amounts or any(d.day for d in target.dates)
     return part if identified and 0 < part <= txn.amount else None
 
 
-_DAYPART_HOURS = {"morning": range(5, 12), "afternoon": range(12, 18),
-                  "evening": (*range(18, 24), *range(0, 5))}
+_DAYPART_HOURS = {
+    "morning": range(5, 12),
+    "afternoon": range(12, 18),
+    "evening": (*range(18, 24), *range(0, 5)),
+}
 
 
-def _chosen(options: list[tuple[Transaction, Decimal]], target: TargetWords
-            ) -> list[tuple[Transaction, Decimal]]:
+def _chosen(
+    options: list[tuple[Transaction, Decimal]], target: TargetWords
+) -> list[tuple[Transaction, Decimal]]:
     """Which of the payments that fit the customer meant, when they said which: "the
     second" (in time order), "the last", "the bigger one". Said of payments described
     by nothing else it picks nothing: "the second one" is not a description."""
-    described = (target.references or target.words or target.amounts or target.dates
-                 or target.rounded or target.descriptors or target.clock or target.kinds
-                 or target.any_dates)
+    described = (
+        target.references
+        or target.words
+        or target.amounts
+        or target.dates
+        or target.rounded
+        or target.descriptors
+        or target.clock
+        or target.kinds
+        or target.any_dates
+    )
     if target.position is None and target.size is None or not options:
         return options
     if not described or target.generic:
@@ -357,8 +438,7 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         return False
     if target.cards and (txn.card is None or txn.card.last4 not in target.cards):
         return False
-    if target.descriptors and (txn.card is None
-                               or not target.descriptors <= card_descriptors(txn.card)):
+    if target.descriptors and (txn.card is None or not target.descriptors <= card_descriptors(txn.card)):
         return False
     local = timezone.localtime(txn.posted_at)
     posted_on = local.date()
@@ -370,15 +450,18 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         return False
     if target.clock and (local.hour, local.minute) not in target.clock:
         return False
-    if target.kinds and not (target.words or target.references) and txn.mcc and (
-            category_of(txn.mcc) not in target.kinds):
+    if (
+        target.kinds
+        and not (target.words or target.references)
+        and txn.mcc
+        and (category_of(txn.mcc) not in target.kinds)
+    ):
         # "the taxi", said of no merchant by name: the bank's category decides; a row
         # without a code (a transfer) may be anything, so it stays a candidate.
         return False
     merchant = name_words(txn.merchant)
     generic = spelled_words(txn.merchant) - merchant
-    return all(_word_matches(word, merchant) or _spelled_in(word, generic)
-               for word in target.words)
+    return all(_word_matches(word, merchant) or _spelled_in(word, generic) for word in target.words)
 
 
 def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction]:
@@ -390,7 +473,8 @@ def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction
     days = [d for d in target.dates if d.day]
     if days:
         return rows.filter(posted_at__month=days[0].month, posted_at__day=days[0].day).order_by(
-            "-posted_at", "-id")[:CANDIDATE_LIMIT]
+            "-posted_at", "-id"
+        )[:CANDIDATE_LIMIT]
     if not (target.amounts or target.rounded or target.words or target.soft or target.kinds):
         # Only a month, a week, a card or a position ("the first purchase in November",
         # "the last one on my virtual card"): the newest rows of the month, checked in Python.
@@ -418,5 +502,8 @@ def _candidates(customer: Customer, target: TargetWords) -> Iterable[Transaction
 def _merchant_contains(word: str) -> Q:
     # SQLite's case-insensitive match knows only ASCII; spell the usual cases out.
     stem = word[:-2] if _cyrillic(word) and len(word) >= 6 else word
-    return (Q(merchant__icontains=stem) | Q(merchant__contains=stem.capitalize())
-            | Q(merchant__contains=stem.upper()))
+    return (
+        Q(merchant__icontains=stem)
+        | Q(merchant__contains=stem.capitalize())
+        | Q(merchant__contains=stem.upper())
+    )

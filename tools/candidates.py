@@ -44,9 +44,14 @@ _SIMILAR = 70.0
 _EXACT_REFERENCE = 10.0
 
 
-def transaction_candidates(customer: Customer, target: TargetWords, *,
-                           among: Collection[str] | None = None,
-                           limit: int = OFFERED, min_fit: float = -1.0) -> tuple[str, ...]:
+def transaction_candidates(
+    customer: Customer,
+    target: TargetWords,
+    *,
+    among: Collection[str] | None = None,
+    limit: int = OFFERED,
+    min_fit: float = -1.0,
+) -> tuple[str, ...]:
     """The references of the customer's disputable transactions that best fit
     ``target``, best first (``among``: only these references; ``min_fit``: only those
     that fit better than this)."""
@@ -57,13 +62,15 @@ def transaction_candidates(customer: Customer, target: TargetWords, *,
     else:
         oldest = timezone.now() - timedelta(days=settings.BANKBOT_DISPUTE_WINDOW_DAYS + 1)
         rows = rows.filter(posted_at__gte=oldest)
-    pool = [t for t in rows.order_by("-posted_at", "-id")[:POOL]
-            if dispute_window_open(timezone.localdate(t.posted_at))]
+    pool = [
+        t
+        for t in rows.order_by("-posted_at", "-id")[:POOL]
+        if dispute_window_open(timezone.localdate(t.posted_at))
+    ]
     fits = [(transaction_fit(txn, target, today), index, txn) for index, txn in enumerate(pool)]
     # "the biggest purchase", «самую мелкую»: among equals, by amount (else the most recent).
     sign = {"max": -1, "min": 1}.get(target.size or "", 0)
-    ranked = sorted((f for f in fits if f[0] > min_fit),
-                    key=lambda f: (-f[0], sign * f[2].amount, f[1]))
+    ranked = sorted((f for f in fits if f[0] > min_fit), key=lambda f: (-f[0], sign * f[2].amount, f[1]))
     return tuple(txn.reference for _, _, txn in ranked[:limit])
 
 
@@ -79,13 +86,18 @@ def transaction_fit(txn: Transaction, target: TargetWords, today: date) -> float
     score += 1.0 if any(mention.matches(posted_on) for mention in target.any_dates) else 0.0
     # A reference said exactly is the one identifier the customer cannot mean loosely:
     # it outranks every other feature together ("T-5005, part of it: 2 500").
-    score += max((_EXACT_REFERENCE if txn.reference.upper() == ref.upper()
-                  else fuzz.ratio(txn.reference.upper(), ref.upper()) / 100
-                  for ref in target.references), default=0.0)
+    score += max(
+        (
+            _EXACT_REFERENCE
+            if txn.reference.upper() == ref.upper()
+            else fuzz.ratio(txn.reference.upper(), ref.upper()) / 100
+            for ref in target.references
+        ),
+        default=0.0,
+    )
     if txn.card is not None and txn.card.last4 in target.cards:
         score += 1.0
-    if txn.card is not None and target.descriptors and (
-            target.descriptors <= card_descriptors(txn.card)):
+    if txn.card is not None and target.descriptors and (target.descriptors <= card_descriptors(txn.card)):
         score += 1.0  # "on my virtual card"
     return score
 
@@ -128,8 +140,9 @@ def _date_fit(posted_on: date, mention: DateMention, today: date) -> float:
     if mention.day is None:
         if posted_on.month == mention.month and mention.year in (None, posted_on.year):
             return 1.0
-        months = abs((posted_on.year * 12 + posted_on.month) - (
-            (mention.year or posted_on.year) * 12 + mention.month))
+        months = abs(
+            (posted_on.year * 12 + posted_on.month) - ((mention.year or posted_on.year) * 12 + mention.month)
+        )
         return 1.0 / (1 + 2 * months)
     said = _day_said(mention, posted_on, today)
     if said is None:
@@ -151,9 +164,14 @@ def _day_said(mention: DateMention, posted_on: date, today: date) -> date | None
     return said
 
 
-def card_candidates(customer: Customer, target: TargetWords,
-                    offered: Callable[[Mapping[str, Any]], bool], row: Callable[[Card], Any], *,
-                    limit: int = OFFERED) -> tuple[str, ...]:
+def card_candidates(
+    customer: Customer,
+    target: TargetWords,
+    offered: Callable[[Mapping[str, Any]], bool],
+    row: Callable[[Card], Any],
+    *,
+    limit: int = OFFERED,
+) -> tuple[str, ...]:
     """The last four digits of the customer's cards the operation applies to
     (``offered``, over each card's ``row``), those nearest what was said first:
     its digits, then the words of its brand."""

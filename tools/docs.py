@@ -26,24 +26,29 @@ Externally written text in results is marked with its author (G6).
 def render_tools_doc() -> str:
     lines = [HEADER]
     for spec in CATALOG.values():
-        lines.append(f"| `{spec.name}` | {spec.effect} | {', '.join(sorted(spec.scopes))} "
-                     f"| {spec.autonomy} |\n")
+        lines.append(
+            f"| `{spec.name}` | {spec.effect} | {', '.join(sorted(spec.scopes))} | {spec.autonomy} |\n"
+        )
     for spec in CATALOG.values():
         schema = spec.openai_schema()["function"]
         params = schema["parameters"]["properties"]
         signature = ", ".join(params) or ""
         lines.append(f"\n## `{spec.name}({signature})`\n\n")
         lines.append(f"**Functionality.** {spec.description}\n\n")
-        lines.append(f"**Permissions.** Effect: {spec.effect}. Scopes: "
-                     f"{', '.join(sorted(spec.scopes))}. Reads only the signed-in customer's "
-                     "own rows; a target they do not own answers like one that does not exist.\n\n")
+        lines.append(
+            f"**Permissions.** Effect: {spec.effect}. Scopes: "
+            f"{', '.join(sorted(spec.scopes))}. Reads only the signed-in customer's "
+            "own rows; a target they do not own answers like one that does not exist.\n\n"
+        )
         autonomy = spec.autonomy
         if spec.effect == "write":
-            autonomy += (f" Needs a grant of `{spec.operation}` in the mandate for exactly these "
-                         "arguments: the message this turn answers plainly requests it (or the "
-                         "customer clicked its button), every detail the customer gave fits this "
-                         "one object and no other, and no proposal has spent the grant yet "
-                         "(docs/guarantees.md, G7).")
+            autonomy += (
+                f" Needs a grant of `{spec.operation}` in the mandate for exactly these "
+                "arguments: the message this turn answers plainly requests it (or the "
+                "customer clicked its button), every detail the customer gave fits this "
+                "one object and no other, and no proposal has spent the grant yet "
+                "(docs/guarantees.md, G7)."
+            )
         lines.append(f"**Autonomy.** {autonomy}\n\n")
         lines.append("Parameters (OpenAI strict function schema):\n\n```json\n")
         lines.append(json.dumps(schema["parameters"], indent=2, ensure_ascii=False))

@@ -40,9 +40,11 @@ _WORD = re.compile(r"[a-zа-яәғқңөұүһі0-9_]+(?:['’][a-z]+)?", re.IGN
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|„[^“”]*[“”]")
 # "I got this SMS: Dear client, please block card 5505 …": after a message's
 # source and a colon, the rest of the line is that message, not the customer.
-_PASTED = re.compile(r"\b(?:sms|e-?mail|message|letter|notification|text|chat|widget|website|"
-                     r"смс|письм\w*|сообщени\w*|уведомлени\w*)\b[^:\n]{0,60}:(?!\s*[\"“«„])[^\n]*",
-                     re.IGNORECASE)
+_PASTED = re.compile(
+    r"\b(?:sms|e-?mail|message|letter|notification|text|chat|widget|website|"
+    r"смс|письм\w*|сообщени\w*|уведомлени\w*)\b[^:\n]{0,60}:(?!\s*[\"“«„])[^\n]*",
+    re.IGNORECASE,
+)
 _REFERENCE = re.compile(r"(?<![\w-])[tт]-?(\d{3,12})\b", re.IGNORECASE)
 # Card digits: after a card word, "ending (in)", a mask; or alone in a block request.
 _CARD_DIGITS = re.compile(
@@ -50,13 +52,17 @@ _CARD_DIGITS = re.compile(
     r"заканчива\w*(?: на)?|•+|\*+|x{2,4}"
     # «предпоследнюю покупку по 5505»: four digits after a payment's noun and «по», with no
     # currency, are a card («два раза по 2100» is an amount)
-    r"|(?:" + "|".join(f"(?<={noun} )" for noun in (
-        "покупку", "покупка", "покупки", "платеж", "платежи", "операцию", "операции",
-        "списание")) + r")"
+    r"|(?:"
+    + "|".join(
+        f"(?<={noun} )"
+        for noun in ("покупку", "покупка", "покупки", "платеж", "платежи", "операцию", "операции", "списание")
+    )
+    + r")"
     r"по(?=\s+\d{4}(?![\d.,])(?!\s*(?:₸|тг|тенге|kzt|тыс|тыщ|к\b|руб))))"
     r"\s*(?:no\.?\s*|№\s*|number\s*|•+\s*|\*+\s*)?(\d{4})"
     r"(?![\d]|[.,]\d)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _BARE_FOUR = re.compile(r"(?<![\d.,])(\d{4})(?![\d.,]\d)")
 # "statement for 2026-11": a year and a month, never a card's digits.
 _YEAR_MONTH = re.compile(r"(?<![\d.,-])\d{4}-(?:0[1-9]|1[0-2])(?![\d-])")
@@ -68,23 +74,80 @@ _YEAR_MONTH = re.compile(r"(?<![\d.,-])\d{4}-(?:0[1-9]|1[0-2])(?![\d-])")
 _EN_VERBS = LEXICON.en_verbs
 # Nouns opened by a verb: "open a dispute", "file a chargeback".
 _EN_NOUNS = LEXICON.en_nouns
-_EN_OPENERS = {"open", "raise", "file", "start", "submit", "create", "lodge", "initiate",
-               "make", "issue", "put", "place"}
+_EN_OPENERS = {
+    "open",
+    "raise",
+    "file",
+    "start",
+    "submit",
+    "create",
+    "lodge",
+    "initiate",
+    "make",
+    "issue",
+    "put",
+    "place",
+}
 # Spoken forms too: «заблочьте», «блокни», «блокайте», «разблочь», «опротестуйте».
 _RU_IMPERATIVE = LEXICON.ru_imperative
 _RU_INFINITIVE = LEXICON.ru_infinitive
-_RU_OPEN = re.compile(r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
-                      r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$")
+_RU_OPEN = re.compile(
+    r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
+    r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$"
+)
 # "хотел(а)" alone is a wish in the past; with "бы" it is a polite request.
-_RU_GOVERNORS = {"хочу", "хотим", "нужно", "надо", "необходимо", "прошу", "можно",
-                 "просим", "пожалуйста", "можете", "можешь", "помогите", "помоги", "требую",
-                 "давайте", "бы"}
+_RU_GOVERNORS = {
+    "хочу",
+    "хотим",
+    "нужно",
+    "надо",
+    "необходимо",
+    "прошу",
+    "можно",
+    "просим",
+    "пожалуйста",
+    "можете",
+    "можешь",
+    "помогите",
+    "помоги",
+    "требую",
+    "давайте",
+    "бы",
+}
 _RU_NEED = {"надо", "нужно", "необходимо", "требуется"}
 _EN_WANT = {"want", "wanna", "like", "need", "wish", "love"}
-_EN_SOFTENERS = {"please", "pls", "plz", "kindly", "just", "only", "also", "now", "then", "and",
-                 "immediately", "asap", "ok", "okay", "so", "hi", "hello", "hey", "right",
-                 "away", "quickly", "urgently", "too", "go", "ahead", "simply", "both", "yo",
-                 "bro", "guys"}
+_EN_SOFTENERS = {
+    "please",
+    "pls",
+    "plz",
+    "kindly",
+    "just",
+    "only",
+    "also",
+    "now",
+    "then",
+    "and",
+    "immediately",
+    "asap",
+    "ok",
+    "okay",
+    "so",
+    "hi",
+    "hello",
+    "hey",
+    "right",
+    "away",
+    "quickly",
+    "urgently",
+    "too",
+    "go",
+    "ahead",
+    "simply",
+    "both",
+    "yo",
+    "bro",
+    "guys",
+}
 _EN_POLITE = {"can", "could", "would", "will"}
 
 # --- what makes a message unsure ------------------------------------------------------
@@ -106,12 +169,16 @@ _DOUBT = re.compile(
     r"передумал\w*|извините|сказал\w*|говорит|говорят|пишут|написано|просит|просили|велел\w*|"
     r"по словам|не уверен\w*|потом как-нибудь|"
     r"например|допустим|представь\w*)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # A hedge or a deferral doubts the request it stands beside (same sentence), not a story
 # elsewhere ("Probably stolen on the bus. Block it."), nor the customer's own plans in a
 # clause of their own ("unblock my gold card, I'm travelling tomorrow").
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|might|tomorrow|later|next week|"
-                    r"может быть|возможно|наверное|завтра|позже)\b", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|might|tomorrow|later|next week|"
+    r"может быть|возможно|наверное|завтра|позже)\b",
+    re.IGNORECASE,
+)
 _OWN_PLANS = re.compile(r"\b(?:i'?m|i am|i'?ll|i will|we'?re|we'?ll|я|мы)\b", re.IGNORECASE)
 
 
@@ -126,34 +193,88 @@ def _hedged(sentences: list[str]) -> re.Match[str] | None:
     return None
 
 
-_NEGATIONS = {"not", "don't", "dont", "do't", "never", "no", "nor", "without", "won't", "cannot",
-              "can't", "shouldn't", "didn't", "doesn't", "isn't", "stop", "не", "нет", "ни",
-              "никогда", "без", "нельзя", "незачем"}
-_QUESTION_START = {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "how",
-                   "what", "why", "when", "where", "which", "who", "whose", "am", "isn't",
-                   "как", "что", "почему", "зачем", "когда", "где", "какой", "какая", "какие",
-                   "сколько", "разве", "неужели", "кто", "чей"}
+_NEGATIONS = {
+    "not",
+    "don't",
+    "dont",
+    "do't",
+    "never",
+    "no",
+    "nor",
+    "without",
+    "won't",
+    "cannot",
+    "can't",
+    "shouldn't",
+    "didn't",
+    "doesn't",
+    "isn't",
+    "stop",
+    "не",
+    "нет",
+    "ни",
+    "никогда",
+    "без",
+    "нельзя",
+    "незачем",
+}
+_QUESTION_START = {
+    "is",
+    "are",
+    "was",
+    "were",
+    "did",
+    "does",
+    "do",
+    "has",
+    "have",
+    "had",
+    "how",
+    "what",
+    "why",
+    "when",
+    "where",
+    "which",
+    "who",
+    "whose",
+    "am",
+    "isn't",
+    "как",
+    "что",
+    "почему",
+    "зачем",
+    "когда",
+    "где",
+    "какой",
+    "какая",
+    "какие",
+    "сколько",
+    "разве",
+    "неужели",
+    "кто",
+    "чей",
+}
 
 # --- reasons ------------------------------------------------------------------------------
 _REASON_PATTERNS = {
     "charged_twice": r"\b(?:charged twice|twice|double[- ]?charged?|duplicate\w*|two times|"
-                     r"дважды|два раза|двойн\w+|повторн\w+|задвоил\w*)\b",
+    r"дважды|два раза|двойн\w+|повторн\w+|задвоил\w*)\b",
     "not_received": r"\b(?:never (?:even )?(?:received|arrived|got|came|deliver\w*)|not (?:received|"
-                    r"deliver\w*|arrived)|didn'?t (?:receive|get|arrive|come)|haven'?t "
-                    r"(?:received|got)|no delivery|не получил\w*|не доставил\w*|не пришл\w*|"
-                    r"не пришел|не привезл\w*|не доставлен\w*)\b",
+    r"deliver\w*|arrived)|didn'?t (?:receive|get|arrive|come)|haven'?t "
+    r"(?:received|got)|no delivery|не получил\w*|не доставил\w*|не пришл\w*|"
+    r"не пришел|не привезл\w*|не доставлен\w*)\b",
     "wrong_amount": r"\b(?:wrong amount|overcharged|charged too much|too much|more than|"
-                    r"incorrect amount|should (?:have been|be) only|неверн\w+ сумм\w+|"
-                    r"неправильн\w+ сумм\w+|переплат\w*|лишн\w+|больше чем|завышен\w*|"
-                    r"не т(?:у|а|ой) сумм\w*)\b",
+    r"incorrect amount|should (?:have been|be) only|неверн\w+ сумм\w+|"
+    r"неправильн\w+ сумм\w+|переплат\w*|лишн\w+|больше чем|завышен\w*|"
+    r"не т(?:у|а|ой) сумм\w*)\b",
     "cancelled": r"\b(?:cancell?ed|cancell?ation|returned|refund was|отменил\w*|отменен\w*|"
-                 r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
+    r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
     "not_recognised": r"\b(?:(?:don'?t|do not|didn'?t|did not|never) (?:recogni[sz]e|make|made|"
-                      r"buy|bought|pay|paid|authori[sz]e|take|took|use|used|order|ordered)|"
-                      r"not mine|(?:wasn'?t|isn'?t|was not|is not) (?:mine|me)|"
-                      r"unauthori[sz]ed|fraud\w*|"
-                      r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
-                      r"не оплачивал\w*|не моя|не мой|не мое|не мои|мошенн\w+|неизвестн\w+)\b",
+    r"buy|bought|pay|paid|authori[sz]e|take|took|use|used|order|ordered)|"
+    r"not mine|(?:wasn'?t|isn'?t|was not|is not) (?:mine|me)|"
+    r"unauthori[sz]ed|fraud\w*|"
+    r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
+    r"не оплачивал\w*|не моя|не мой|не мое|не мои|мошенн\w+|неизвестн\w+)\b",
 }
 _REASON_RES = {code: re.compile(p, re.IGNORECASE) for code, p in _REASON_PATTERNS.items()}
 
@@ -211,18 +332,47 @@ difference разница разницу разницы разнице receipt �
 """
 # Kinds of merchant a customer names instead of the merchant; those among STOPWORDS are
 # dropped as features, so the target knows one was said (TargetWords.generic).
-GENERIC_KINDS = frozenset({
-    "coffee", "cafe", "taxi", "restaurant", "bar", "pharmacy", "shop", "store", "market",
-    "supermarket", "delivery", "service", "online", "subscription", "order", "кофе", "кафе",
-    "такси", "ресторан", "аптека", "магазин", "маркет", "супермаркет", "доставка", "сервис",
-    "онлайн", "подписка", "подписку", "заказ",
-})
+GENERIC_KINDS = frozenset(
+    {
+        "coffee",
+        "cafe",
+        "taxi",
+        "restaurant",
+        "bar",
+        "pharmacy",
+        "shop",
+        "store",
+        "market",
+        "supermarket",
+        "delivery",
+        "service",
+        "online",
+        "subscription",
+        "order",
+        "кофе",
+        "кафе",
+        "такси",
+        "ресторан",
+        "аптека",
+        "магазин",
+        "маркет",
+        "супермаркет",
+        "доставка",
+        "сервис",
+        "онлайн",
+        "подписка",
+        "подписку",
+        "заказ",
+    }
+)
 # Words that never describe a target: function words, the requests' own words,
 # politeness, generic banking nouns and generic merchant words (company, shop,
 # market, taxi, LLP, ТОО…), which never identify a merchant on their own.
 STOPWORDS = frozenset(_STOPWORD_TEXT.split()) | {
     # every tool's own verbs and participles (tools/catalog/*.words.yaml), whatever the script
-    *LEXICON.en_verbs, *LEXICON.en_participles}
+    *LEXICON.en_verbs,
+    *LEXICON.en_participles,
+}
 # Digits and short tokens never describe a merchant on their own.
 _MIN_WORD = 2
 
@@ -278,24 +428,44 @@ class TargetWords:
 
     @property
     def empty(self) -> bool:
-        return not (self.references or self.cards or self.amounts or self.partial or self.dates
-                    or self.words or self.descriptors or self.rounded or self.soft or self.clock
-                    or self.kinds or self.any_dates)
+        return not (
+            self.references
+            or self.cards
+            or self.amounts
+            or self.partial
+            or self.dates
+            or self.words
+            or self.descriptors
+            or self.rounded
+            or self.soft
+            or self.clock
+            or self.kinds
+            or self.any_dates
+        )
 
     def __or__(self, other: TargetWords) -> TargetWords:
-        return TargetWords(self.references | other.references, self.cards | other.cards,
-                           tuple(dict.fromkeys(self.amounts + other.amounts)),
-                           tuple(dict.fromkeys(self.partial + other.partial)),
-                           self.half or other.half, self.dates + other.dates, self.words | other.words,
-                           self.names | other.names, self.neighbours | other.neighbours,
-                           self.descriptors | other.descriptors,
-                           _one(self.position, other.position), _one(self.daypart, other.daypart),
-                           _one(self.size, other.size),
-                           tuple(dict.fromkeys(self.rounded + other.rounded)),
-                           self.soft | other.soft, self.kinds | other.kinds,
-                           self.vague | other.vague, self.soft_kinds | other.soft_kinds,
-                           self.any_dates + other.any_dates,
-                           tuple(dict.fromkeys(self.clock + other.clock)))
+        return TargetWords(
+            self.references | other.references,
+            self.cards | other.cards,
+            tuple(dict.fromkeys(self.amounts + other.amounts)),
+            tuple(dict.fromkeys(self.partial + other.partial)),
+            self.half or other.half,
+            self.dates + other.dates,
+            self.words | other.words,
+            self.names | other.names,
+            self.neighbours | other.neighbours,
+            self.descriptors | other.descriptors,
+            _one(self.position, other.position),
+            _one(self.daypart, other.daypart),
+            _one(self.size, other.size),
+            tuple(dict.fromkeys(self.rounded + other.rounded)),
+            self.soft | other.soft,
+            self.kinds | other.kinds,
+            self.vague | other.vague,
+            self.soft_kinds | other.soft_kinds,
+            self.any_dates + other.any_dates,
+            tuple(dict.fromkeys(self.clock + other.clock)),
+        )
 
     def softened(self) -> TargetWords:
         """These features as the story around a request: words only where they name a
@@ -306,10 +476,21 @@ class TargetWords:
         # may be another ("Dispute the 16:30 coffee. The morning one at 8:15 is mine.").
         # A kind in the story is not the object's ("I took a taxi to the store, and they
         # charged me twice there"): categories do not carry over either.
-        return replace(self, words=frozenset(), names=frozenset(), neighbours=frozenset(),
-                       descriptors=frozenset(), position=None, daypart=None, size=None,
-                       clock=(), soft=self.soft | self.words, kinds=frozenset(),
-                       vague=frozenset(), soft_kinds=self.soft_kinds | self.kinds)
+        return replace(
+            self,
+            words=frozenset(),
+            names=frozenset(),
+            neighbours=frozenset(),
+            descriptors=frozenset(),
+            position=None,
+            daypart=None,
+            size=None,
+            clock=(),
+            soft=self.soft | self.words,
+            kinds=frozenset(),
+            vague=frozenset(),
+            soft_kinds=self.soft_kinds | self.kinds,
+        )
 
 
 def _one(mine: T | None, theirs: T | None) -> T | None:
@@ -361,39 +542,62 @@ class Reading:
 # after it (negation, questions, doubt, binding) applies unchanged: "don't cancel my card"
 # is still a refusal. Verbs that also mean something else ("stop", "cancel", «отключите»)
 # count only with a card right after them.
-_CARD_AHEAD = (r"(?=\s+(?:(?:my|the|this|that|our|a|мою|мой|мне|эту|эта|пожалуйста)\s+){0,2}"
-               r"(?:\S+\s+){0,2}?(?:card|visa|mastercard|master|debit|credit|cc|virtual|gold|"
-               r"карт\w*|кредитк\w*|дебетк\w*|виртуалк\w*|голд\w*|мастер\w*|виз\w*|"
-               r"•|\*{2,}|\d{4}\b))")
+_CARD_AHEAD = (
+    r"(?=\s+(?:(?:my|the|this|that|our|a|мою|мой|мне|эту|эта|пожалуйста)\s+){0,2}"
+    r"(?:\S+\s+){0,2}?(?:card|visa|mastercard|master|debit|credit|cc|virtual|gold|"
+    r"карт\w*|кредитк\w*|дебетк\w*|виртуалк\w*|голд\w*|мастер\w*|виз\w*|"
+    r"•|\*{2,}|\d{4}\b))"
+)
+
+
 def _said_plainly(match: re.Match[str]) -> str:
-    """"would you mind disputing" → "please dispute": the gerund's verb, plainly."""
+    """ "would you mind disputing" → "please dispute": the gerund's verb, plainly."""
     stem = match.group(1).lower()
     return "please " + (stem if stem in _EN_VERBS else stem + "e")
 
 
 IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), plain) for pattern, plain in (
+    (re.compile(pattern, re.IGNORECASE), plain)
+    for pattern, plain in (
         # polite frames are requests, not conditions
         # (never "if you can't reach me": a condition)
-        (r"\b(?:i'?d|i would) (?:be (?:\w+ )?(?:grateful|thankful|obliged|glad|happy)|"
-         r"appreciate it) if you (?:could|would|can)\b(?!['’]t| not)", "could you"),
-        (r"\bif (?:you (?:could|would|can)\b(?!['’]t| not)|it'?s not too much trouble|"
-         r"(?:at all )?possible|that'?s (?:ok|okay|alright)|you don'?t mind)\b,?", "please"),
+        (
+            r"\b(?:i'?d|i would) (?:be (?:\w+ )?(?:grateful|thankful|obliged|glad|happy)|"
+            r"appreciate it) if you (?:could|would|can)\b(?!['’]t| not)",
+            "could you",
+        ),
+        (
+            r"\bif (?:you (?:could|would|can)\b(?!['’]t| not)|it'?s not too much trouble|"
+            r"(?:at all )?possible|that'?s (?:ok|okay|alright)|you don'?t mind)\b,?",
+            "please",
+        ),
         (r"\b(?:would|will) it be possible,? (?:please,? )?(?:for you )?to\b", "could you"),
-        (r"\bесли (?:вас|тебя) не затруднит\b|\bесли (?:вам |тебе )?не (?:сложно|трудно)\b"
-         r"|\bесли (?:это )?(?:можно|возможно)\b|\bпо возможности\b", "пожалуйста"),
+        (
+            r"\bесли (?:вас|тебя) не затруднит\b|\bесли (?:вам |тебе )?не (?:сложно|трудно)\b"
+            r"|\bесли (?:это )?(?:можно|возможно)\b|\bпо возможности\b",
+            "пожалуйста",
+        ),
         (r"\b(?:may|can|could) i ask you to\b", "could you"),
         (r"\b(?:may|can|could) (?:i|we) (?:please|kindly)\b", "please"),
-        (r"\b(?:would|could) you be (?:so )?kind (?:as to|and)\b|\bbe so kind (?:as to|and)\b"
-         r"|\bi(?:'d| would)?(?: kindly| hereby| like to)? (?:ask|request) (?:you|that you)"
-         r"(?: to)?\b"
-         r"|\bбудьте (?:так )?добры\b|\bбудь (?:так )?добр\b", "please"),
-        (r"\b(?:can|could|shall) we\b(?= (?:please |just |now )?(?:block|freeze|lock|unblock|"
-         r"unfreeze|unlock|dispute|contest|refund|reverse)\b)", "could you"),
+        (
+            r"\b(?:would|could) you be (?:so )?kind (?:as to|and)\b|\bbe so kind (?:as to|and)\b"
+            r"|\bi(?:'d| would)?(?: kindly| hereby| like to)? (?:ask|request) (?:you|that you)"
+            r"(?: to)?\b"
+            r"|\bбудьте (?:так )?добры\b|\bбудь (?:так )?добр\b",
+            "please",
+        ),
+        (
+            r"\b(?:can|could|shall) we\b(?= (?:please |just |now )?(?:block|freeze|lock|unblock|"
+            r"unfreeze|unlock|dispute|contest|refund|reverse)\b)",
+            "could you",
+        ),
         (r"\bun-(block|freeze|lock)", r"un\1"),
         # "would you mind blocking …": the gerund is the request
-        (r"\b(?:would|do|will) you mind\s+(block|freez|lock|unblock|unfreez|unlock|disput|"
-         r"contest|refund|revers|reactivat|deactivat)e?ing\b", _said_plainly),
+        (
+            r"\b(?:would|do|will) you mind\s+(block|freez|lock|unblock|unfreez|unlock|disput|"
+            r"contest|refund|revers|reactivat|deactivat)e?ing\b",
+            _said_plainly,
+        ),
         (r"\b(?:third|3rd|second|fourth|fifth) time\b|\b(?:трет|четверт|второ)\w* раз\b", "again"),
         (r"\bизвините за беспокойство\b", "пожалуйста"),
         (r"\b(?:are you|you'?re|you must be|you gotta be) kidding(?: me)?\b", ""),
@@ -402,44 +606,56 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\s*,\s*(пожалуйста|please|pls|плиз)\s*,\s*", r" \1 "),
         (r"\bthe later\b", "the last"),
         # chat spelling
-        (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\brn\b", "now"),
+        (r"\bu\b", "you"),
+        (r"\bur\b", "your"),
+        (r"\brn\b", "now"),
         # terse: «блок 4242», «разблок 6006», «спор сулпак», "4242 блок"
         (r"(?:^|(?<=[.!?]\s))(?:блок|блокировка)(?=\s)", "заблокируйте"),
         (r"\b(\d{4})\s*(?:[—–-]\s*)?(?:блок|блокировка)\b", r"заблокируйте \1"),
         (r"(?:^|(?<=[.!?]\s))разблок(?=\s)", "разблокируйте"),
         (r"(?:^|(?<=[.!?]\s))спор(?=\s)", "оспорьте"),
         # «T-5009 спор.», «T-5009 — спор, не доставили»: a reference, then the noun alone
-        (r"\b([TТ]-?\d{3,6})\s*(?:[—–:-]\s*)?спор(?=\s*(?:[.!,;]|$|пожалуйста|пж|плиз))",
-         r"оспорьте \1"),
+        (r"\b([TТ]-?\d{3,6})\s*(?:[—–:-]\s*)?спор(?=\s*(?:[.!,;]|$|пожалуйста|пж|плиз))", r"оспорьте \1"),
         # block
         (r"\b(?:put|place) (?:a )?(?:hold|block|stop|freeze) on\b", "block"),
-        (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD,
-         "block"),
+        (r"\b(?:stop|kill|cancel|nuke|shut down|shut off|turn off|switch off)\b" + _CARD_AHEAD, "block"),
         # "my debit card's gone, kill it": the card said before, in the same sentence
-        (r"(\b(?:card|visa|mastercard|debit|credit|cc|kredit\w*|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
-         r"|shut|switch|turn)( it| her)(?: down| off)?\b", r"\1block\2"),
-        (r"\b(?:останови|отключи|приостанови|выключи|выруби|вырубай)(?:те)?\b(?:\s+действие)?"
-         + _CARD_AHEAD, "заблокируйте"),
+        (
+            r"(\b(?:card|visa|mastercard|debit|credit|cc|kredit\w*|virtual|gold)\b[^.!?\n]{0,80}?)\b(?:kill|nuke"
+            r"|shut|switch|turn)( it| her)(?: down| off)?\b",
+            r"\1block\2",
+        ),
+        (
+            r"\b(?:останови|отключи|приостанови|выключи|выруби|вырубай)(?:те)?\b(?:\s+действие)?"
+            + _CARD_AHEAD,
+            "заблокируйте",
+        ),
         (r"\b(?:выруби|вырубай)(?:те)? (?:ее|её|его|их)\b", "заблокируйте её"),
         (r"\bпоставь(?:те)? на стоп\b", "заблокируйте"),
         # «закройте пока карту 3391»: closed for a while is blocked (closing for good is not
         # a tool: a bare «закройте карту» only gets the Block buttons, _SUGGESTED)
         (r"\bзакрой(?:те)?\s+(?:пока|временно|на время)\b", "заблокируйте"),
-        (r"\bзакрой(?:те)?\s+(карт\w*\s+(?:\S+\s+)?)(?:пока|временно|на время)\b",
-         r"заблокируйте \1"),
+        (r"\bзакрой(?:те)?\s+(карт\w*\s+(?:\S+\s+)?)(?:пока|временно|на время)\b", r"заблокируйте \1"),
         (r"\bпоставь(?:те)? (?:мне )?(?:блок|блокировку) на\b", "заблокируйте"),
         (r"\bпоставить (?:мне )?(?:блок|блокировку) на\b", "заблокировать"),
         # unblock
-        (r"\b(?:lift|remove|take off|drop|release) (?:the |my )?(?:block|hold|freeze|lock)"
-         r"(?: (?:on|from))?\b", "unblock"),
+        (
+            r"\b(?:lift|remove|take off|drop|release) (?:the |my )?(?:block|hold|freeze|lock)"
+            r"(?: (?:on|from))?\b",
+            "unblock",
+        ),
         (r"\b(?:turn|switch|put) ((?:\S+ ){0,4}?)(?:back on|on again)\b", r"unblock \1"),
         (r"\b(?:turn|switch) back on\b", "unblock"),
         (r"\b(?:сним(?:и|ите|ать)|снять) (?:мне )?(?:блок|блокировку)\b", "разблокируйте"),
-        (r"\b(?:включи|открой|активируй)(?:те)? ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
-         r"разблокируйте \1"),
+        (
+            r"\b(?:включи|открой|активируй)(?:те)? ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
+            r"разблокируйте \1",
+        ),
         (r"\b(?:включи|открой|активируй)(?:те)? (?:обратно|снова|опять|заново)\b", "разблокируйте"),
-        (r"\b(?:включить|открыть|активировать) ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
-         r"разблокировать \1"),
+        (
+            r"\b(?:включить|открыть|активировать) ((?:\S+ ){0,3}?)(?:обратно|снова|опять|заново)\b",
+            r"разблокировать \1",
+        ),
         (r"\b(?:обратно|снова|опять|заново) (?:включи|активируй)(?:те)?\b", "разблокируйте"),
         (r"\b(?:обратно|снова|опять|заново) (?:включить|активировать)\b", "разблокировать"),
         # «верните в работу мою Gold»: back in service is an unblock, not a refund
@@ -447,35 +663,45 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
         (r"\bвернуть ((?:\S+ ){0,3}?)в (?:работу|строй)\b", r"разблокировать \1"),
         (r"\b(card(?: \d{4})?|one|it) back on\b(?! (?:the|my|your))", r"unblock \1"),
         # dispute
-        (r"\b(?:challenge|reverse|claw back|charge back)\b(?= (?:the|my|this|that|it|t-?\d))",
-         "dispute"),
+        (r"\b(?:challenge|reverse|claw back|charge back)\b(?= (?:the|my|this|that|it|t-?\d))", "dispute"),
         (r"\b(?:claw|charge) (it|this|that|them) back\b", r"dispute \1"),
-        (r"\b(?:get|have) (it|this|that|them|the (?:charge|payment)) (?:reversed|refunded|"
-         r"charged back)\b", r"dispute \1"),
+        (
+            r"\b(?:get|have) (it|this|that|them|the (?:charge|payment)) (?:reversed|refunded|"
+            r"charged back)\b",
+            r"dispute \1",
+        ),
         (r"\b(?:start|initiate|process|issue) (?:a |the |my )?refund\b", "dispute"),
-        (r"\b(?:get|give) (?:me )?(?:my |the |our |that |this )?(?:money|cash|funds|it|that)"
-         r" back\b", "dispute"),
+        (
+            r"\b(?:get|give) (?:me )?(?:my |the |our |that |this )?(?:money|cash|funds|it|that)"
+            r" back\b",
+            "dispute",
+        ),
         # "get the 200 back", "get back the extra 2100" (never "get back to you")
         (r"\bget (the (?:extra |other )?[\d\s.,]*\d(?:k|к)?) back\b", r"dispute \1"),
         (r"\bget back (?!to\b)(?=(?:the|my|that|this|those|these)\b)", "dispute "),
-        (r"\b(want|like|need) ((?:\S+ ){0,3}?)back (?:from|out of|of|for|on)\b",
-         r"\1 to dispute \2of"),
+        (r"\b(want|like|need) ((?:\S+ ){0,3}?)back (?:from|out of|of|for|on)\b", r"\1 to dispute \2of"),
         (r"\b(want|like|need) ((?:\S+ ){0,3}?)back\b", r"\1 to dispute \2"),
         (r"\bвернуть\b(?: мне)?(?: мои)?(?: (?:деньги|бабки|средства|оплату)\b)?", "оспорить"),
-        (r"\bверн(?:и|ите) (?:мне )?(?:мои |мое |мои )?(?:деньги|бабки|бабло|средства|оплату)"
-         r"(?: назад| обратно)?\b", "оспорьте"),
+        (
+            r"\bверн(?:и|ите) (?:мне )?(?:мои |мое |мои )?(?:деньги|бабки|бабло|средства|оплату)"
+            r"(?: назад| обратно)?\b",
+            "оспорьте",
+        ),
         (r"\b(?:хочу|требую) (?:мои )?(?:деньги|бабки|бабло) (?:назад|обратно)\b", "хочу оспорить"),
         (r"\b(?:сделай|оформи|запусти)(?:те)? (?:мне )?(?:чарджбэк|возврат|чарджбек)\b", "оспорьте"),
         (r"\b(?:сделать|оформить|запустить) (?:мне )?(?:чарджбэк|возврат|чарджбек)\b", "оспорить"),
         (r"\bоткат(?:и|ите|ить)\b", "оспорьте"),
         (r"\bго чарджбэк\b", "оспорьте"),
-        (r"\bотмени(?:те)? (?=(?:это |этот |эту )?(?:списани|платеж|оплат|операци|транзакци))",
-         "оспорьте "),
+        (r"\bотмени(?:те)? (?=(?:это |этот |эту )?(?:списани|платеж|оплат|операци|транзакци))", "оспорьте "),
         (r"\bверн(?:и|ите)\b(?! карт)", "оспорьте"),
         # "You can unblock it now." — leave given, not a question ("you can block it?")
-        (r"\byou (?:can|may) (?:now |just |go ahead and )?(?=(?:block|freeze|lock|unblock|"
-         r"unfreeze|unlock|reactivate|dispute|contest)\b[^?]*(?:[.!]|$))", "please "),
-    ))
+        (
+            r"\byou (?:can|may) (?:now |just |go ahead and )?(?=(?:block|freeze|lock|unblock|"
+            r"unfreeze|unlock|reactivate|dispute|contest)\b[^?]*(?:[.!]|$))",
+            "please ",
+        ),
+    )
+)
 
 
 # "That charge — not me", "I didn't make this", «это не я», «не признаю»: disowning a
@@ -487,7 +713,8 @@ _DISOWN = re.compile(
     r" (?:this|that|it|these|those)\b(?: (?:one|payment|charge|purchase))?"
     r"|\bэто (?:был[аи]? )?не я\b|\bне признаю\b|\bэто не моя (?:покупка|операция|оплата)\b"
     r"|\bя (?:ничего |этого |это |эту покупку )?не (?:совершал|покупал|оплачивал|заказывал)\w*\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 # "pleeease", «вернитееее»: a letter held down for emphasis is one letter.
@@ -504,10 +731,12 @@ def plain_words(text: str) -> str:
 
 # "How do I get my money back for the flight? Please start that for me.", «Как
 # заблокировать карту? Сделайте это.»: "do it" is the one operation the message names.
-_DO_IT = re.compile(r"\b(?:do|start|begin|initiate|process|handle) (it|that|this)\b"
-                    r"(?=\s+(?:for me|please|now)\b|\s*[.!]|\s*$)"
-                    r"|\b(?:сделай|оформи|запусти)(?:те)? (это|так|его|ее)\b(?!\s+сам)",
-                    re.IGNORECASE)
+_DO_IT = re.compile(
+    r"\b(?:do|start|begin|initiate|process|handle) (it|that|this)\b"
+    r"(?=\s+(?:for me|please|now)\b|\s*[.!]|\s*$)"
+    r"|\b(?:сделай|оформи|запусти)(?:те)? (это|так|его|ее)\b(?!\s+сам)",
+    re.IGNORECASE,
+)
 
 
 def _done_for_me(text: str) -> str:
@@ -515,14 +744,16 @@ def _done_for_me(text: str) -> str:
     if len(named) != 1 or not _DO_IT.search(text):
         return text
     english, russian = LEXICON.plain[next(iter(named))]
-    return _DO_IT.sub(lambda m: (russian if _is_cyrillic(m.group(0)) else english) + " "
-                      + (m.group(1) or m.group(2)), text)
+    return _DO_IT.sub(
+        lambda m: (russian if _is_cyrillic(m.group(0)) else english) + " " + (m.group(1) or m.group(2)), text
+    )
 
 
 # The order of two requests: "First unblock 6006, then freeze 4242" — "first" only where a
 # "then" follows (not "First block on my card was a mistake").
-_STEPS = re.compile(r"^\s*(?:first(?:ly)?|сначала),?\s+(?=.*\b(?:then|потом|затем)\b)",
-                    re.IGNORECASE | re.DOTALL)
+_STEPS = re.compile(
+    r"^\s*(?:first(?:ly)?|сначала),?\s+(?=.*\b(?:then|потом|затем)\b)", re.IGNORECASE | re.DOTALL
+)
 
 
 def read_request(text: str, *, today: date) -> Reading:
@@ -530,7 +761,7 @@ def read_request(text: str, *, today: date) -> Reading:
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
     text = plain_words(text)
     text = _STEPS.sub("", text)
-    text = _PASTED.sub(lambda m: m.group(0)[:m.group(0).index(":")] + ".", text)
+    text = _PASTED.sub(lambda m: m.group(0)[: m.group(0).index(":")] + ".", text)
     # "the Glovo order (never arrived) and the Kaspi order": an aside in brackets that only
     # gives a reason is the story's, not the clause's; the reason still counts (``said``).
     said = text
@@ -540,25 +771,33 @@ def read_request(text: str, *, today: date) -> Reading:
         return Reading()
     # An emoji ends a sentence as a full stop does: "kept the 86k 🙄 dispute it".
     # (Not after an abbreviation: «5 тыс. из покупки», "approx. 5k".)
-    sentences = [s for s in re.split(r"(?<!\bтыс\.)(?<!\bтг\.)(?<!\bруб\.)(?<!\bмлн\.)"
-                                     r"(?<!\bapprox\.)(?<=[.!?])\s+|\n+"
-                                     r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
-                                     text) if s.strip()]
+    sentences = [
+        s
+        for s in re.split(
+            r"(?<!\bтыс\.)(?<!\bтг\.)(?<!\bруб\.)(?<!\bмлн\.)"
+            r"(?<!\bapprox\.)(?<=[.!?])\s+|\n+"
+            r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
+            text,
+        )
+        if s.strip()
+    ]
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
     doubts = list(_DOUBT.finditer(_PRICE_STORY.sub(" ", text)))
-    withdrawn = _RETRACTED.search(text) or _hedged(sentences) or (
-        # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
-        # the reason for an unblock, so not there).
-        _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned
-        else None)
+    withdrawn = (
+        _RETRACTED.search(text)
+        or _hedged(sentences)
+        or (
+            # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
+            # the reason for an unblock, so not there).
+            _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned else None
+        )
+    )
     doubt = doubts[0] if doubts else withdrawn
     # "Dispute part of T-5007: the ticket was 80,000, they took 86,119 — only the
     # difference, 6,119": a part is a doubt only until the message's figures price it.
-    priced_later = bool(doubts) and not withdrawn and all(
-        _PART_DOUBT.fullmatch(m.group(0)) for m in doubts)
+    priced_later = bool(doubts) and not withdrawn and all(_PART_DOUBT.fullmatch(m.group(0)) for m in doubts)
     if doubt and mentioned and not priced_later:
-        return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
-                       mentioned=mentioned)
+        return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request", mentioned=mentioned)
     clauses: list[tuple[str, str | None, bool]] = []  # (text, operation requested, negated)
     excluded: list[str] = []  # "not T-1002", "T-1002 is mine": objects the customer rules out
     asked_about: list[str] = []  # clauses of questions, for a request's "it"
@@ -567,19 +806,22 @@ def read_request(text: str, *, today: date) -> Reading:
         # "Could you now also dispute X?": the politeness may sit in another clause.
         question = _is_question(sentence) and not _polite(_words(sentence))
         found = [(clause, *_requested(clause, question)) for clause in _clauses(sentence)]
-        after_and.update(c for c in _clauses(sentence) if _AND_BEFORE.search(
-            sentence[:sentence.find(c)]))
+        after_and.update(c for c in _clauses(sentence) if _AND_BEFORE.search(sentence[: sentence.find(c)]))
         if any(op and not neg for _, op, neg in found) and (
-                _REFUSAL.search(_strip_reasons(text)) or _BARE_REFUSAL.search(text)):
+            _REFUSAL.search(_strip_reasons(text)) or _BARE_REFUSAL.search(text)
+        ):
             # "Блокировать карту 4242 не нужно", "Dispute T-1001 - no need".
-            return Reading(unsure="the request is refused in the same sentence",
-                           mentioned=mentioned)
+            return Reading(unsure="the request is refused in the same sentence", mentioned=mentioned)
         for clause, operation, negated in found:
             if operation is None and _excludes(clause, today):
                 excluded.append(clause)
                 # «…, а T-1002 — это моя поездка»: the vouch names the object before it.
-                if clauses and clauses[-1][1] is None and _bare_identifier(clauses[-1][0]) and (
-                        not _identifies(clause)):
+                if (
+                    clauses
+                    and clauses[-1][1] is None
+                    and _bare_identifier(clauses[-1][0])
+                    and (not _identifies(clause))
+                ):
                     excluded.append(clauses.pop()[0])
                 continue
             if question and operation is None and not negated:
@@ -592,11 +834,9 @@ def read_request(text: str, *, today: date) -> Reading:
     requested = [op for _, op, neg in clauses if op and not neg]
     refused = {op for _, op, neg in clauses if op and neg}
     if refused & set(requested):
-        return Reading(unsure="the message both asks for and refuses the same action",
-                       mentioned=mentioned)
+        return Reading(unsure="the message both asks for and refuses the same action", mentioned=mentioned)
     if len(requested) != len(set(requested)):
-        return Reading(unsure="the message asks for the same action more than once",
-                       mentioned=mentioned)
+        return Reading(unsure="the message asks for the same action more than once", mentioned=mentioned)
     # "block 4242 and 5505", "dispute T-1001 and T-1004": a clause of nothing but
     # an identifier, right after a request, is that request again for another object.
     listed: set[int] = set()  # "dispute the Glovo order and the Wolt order": another object
@@ -604,15 +844,23 @@ def read_request(text: str, *, today: date) -> Reading:
         before = index - 1
         # "Dispute the Glovo order (never arrived) and the Kaspi order": an aside that
         # names nothing stands between a request and the object listed after it.
-        while (before > 0 and clauses[before][1] is None
-               and _target(clauses[before][0], RAISE_DISPUTE, today).empty):
+        while (
+            before > 0
+            and clauses[before][1] is None
+            and _target(clauses[before][0], RAISE_DISPUTE, today).empty
+        ):
             before -= 1
         previous_op, listed_op = clauses[index - 1][1], clauses[before][1]
         clause, operation, neg = clauses[index]
         if operation is None and not neg and previous_op and _bare_identifier(clause):
             clauses[index] = (clause, previous_op, False)
-        elif (operation is None and not neg and listed_op == RAISE_DISPUTE
-              and clause in after_and and _listed_object(clause, today)):
+        elif (
+            operation is None
+            and not neg
+            and listed_op == RAISE_DISPUTE
+            and clause in after_and
+            and _listed_object(clause, today)
+        ):
             clauses[index] = (clause, listed_op, False)
             listed.add(index)
     context = [c for c, op, neg in clauses if op is None and not neg]
@@ -625,36 +873,44 @@ def read_request(text: str, *, today: date) -> Reading:
         if index in listed and previous is not None and not (own.words or own.references):
             # "the Magnum one on the 13th and the one on the 16th", «магнум за пятницу и за
             # понедельник тоже»: the second names its day; the merchant is the first's.
-            own = replace(own, words=previous.words, names=previous.names,
-                          neighbours=previous.neighbours)
+            own = replace(own, words=previous.words, names=previous.names, neighbours=previous.neighbours)
         previous = own
         shared = [_target(c, operation, today, story=True) for c in context]
         target = own
         # "Please block it", and for a card "Заблокируйте карту", «лучше заблокируйте»: a
         # request that names nothing of its own is about the card the story described.
-        points_back = own.empty and (bool(_BACK_REFERENCE.search(clause))
-                                     or operation in CARD_OPERATIONS)
+        points_back = own.empty and (bool(_BACK_REFERENCE.search(clause)) or operation in CARD_OPERATIONS)
         earlier = {c for c, _, _ in clauses[:index]}  # "it" points back, never ahead
         for story_clause, extra in zip(context, shared, strict=True):
-            target = target | (extra.softened() if operation not in CARD_OPERATIONS
-                               else _digits_only(extra, keep_label=points_back
-                                                 and story_clause in earlier))
-        if operation not in CARD_OPERATIONS and own.empty and (
-                _BACK_REFERENCE.search(clause) or _bare_verb(clause)):
+            target = target | (
+                extra.softened()
+                if operation not in CARD_OPERATIONS
+                else _digits_only(extra, keep_label=points_back and story_clause in earlier)
+            )
+        if (
+            operation not in CARD_OPERATIONS
+            and own.empty
+            and (_BACK_REFERENCE.search(clause) or _bare_verb(clause))
+        ):
             # "The later of my two Yandex Go rides, I don't recognise it, dispute please":
             # which one is said of the object the request points back at — where the
             # story says it once, in one clause, and plainly (not "the 2nd … of the first").
-            told = [extra for story_clause, extra in zip(context, shared, strict=True)
-                    if story_clause in earlier and (extra.position is not None or extra.daypart
-                                                    or extra.size or extra.clock)
-                    and len({v for pattern, v in _POSITIONS
-                             if pattern.search(story_clause)}) <= 1]
+            told = [
+                extra
+                for story_clause, extra in zip(context, shared, strict=True)
+                if story_clause in earlier
+                and (extra.position is not None or extra.daypart or extra.size or extra.clock)
+                and len({v for pattern, v in _POSITIONS if pattern.search(story_clause)}) <= 1
+            ]
             which = told[0] if len(told) == 1 else None
             if which is not None:
                 target = replace(
-                    target, position=_one(target.position, which.position),
+                    target,
+                    position=_one(target.position, which.position),
                     daypart=_one(target.daypart, which.daypart),
-                    size=_one(target.size, which.size), clock=target.clock or which.clock)
+                    size=_one(target.size, which.size),
+                    clock=target.clock or which.clock,
+                )
         story_days = [d for extra in shared for d in extra.dates]
         if operation not in CARD_OPERATIONS and len(story_days) > 1:
             # "I cancelled in October … they took 4,990 on the 1st": several days in the
@@ -667,43 +923,57 @@ def read_request(text: str, *, today: date) -> Reading:
                 target = target | extra
         for other in (_target(c, operation, today) for c in excluded):
             if (target.references & other.references) or (target.cards & other.cards):
-                return Reading(unsure="the message both names and rules out one object",
-                               mentioned=mentioned)
+                return Reading(unsure="the message both names and rules out one object", mentioned=mentioned)
         # The own clause alone may stand only where the story added no amount or identifier:
         # "dispute T-5006, they overcharged me by 3,760" is a part, never the whole.
-        story_priced = any(e.amounts or e.partial or e.rounded or e.half or e.references
-                           or e.cards for e in shared)
+        story_priced = any(
+            e.amounts or e.partial or e.rounded or e.half or e.references or e.cards for e in shared
+        )
         # Every amount said beside the request, in its story too: a smaller one may be
         # the part meant («в заказе на 43к товара на 13 тыс не было, оспорьте эти 13 тыс»).
         # (A round figure, "86k", said beside it is weighed against the row granted:
         # mandate._maybe_a_part.)
-        loose = tuple(amount for c in [*excluded, *asked_about]
-                      for t in [_target(c, operation, today, story=True)]
-                      for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded))
-                      ) + tuple(amount for t in [*shared, own] for amount in t.amounts)
+        loose = tuple(
+            amount
+            for c in [*excluded, *asked_about]
+            for t in [_target(c, operation, today, story=True)]
+            for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded))
+        ) + tuple(amount for t in [*shared, own] for amount in t.amounts)
         if operation == RAISE_DISPUTE:
             target = _priced_part(target, own, clause)
-        requests.append(Request(operation, target,
-                                _reason(said) if operation == RAISE_DISPUTE else None,
-                                own if own != target and not own.empty and not story_priced
-                                else None, listed=index in listed, loose_amounts=loose,
-                                both=bool(_BOTH.search(text)),
-                                part=_part_said(own, context, today)
-                                if priced_later and not target.partial else None))
+        requests.append(
+            Request(
+                operation,
+                target,
+                _reason(said) if operation == RAISE_DISPUTE else None,
+                own if own != target and not own.empty and not story_priced else None,
+                listed=index in listed,
+                loose_amounts=loose,
+                both=bool(_BOTH.search(text)),
+                part=_part_said(own, context, today) if priced_later and not target.partial else None,
+            )
+        )
     # A part asked for stands where its figure was said: in the request's own clause, or a
     # clause of nothing but it («…частично, на 2 500 тенге»; not "…, the ticket was 89000").
-    if priced_later and doubt is not None and not (requests and all(
-            r.operation == RAISE_DISPUTE and (r.target.partial or r.part is not None)
-            for r in requests)):
-        return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request",
-                       mentioned=mentioned)
+    if (
+        priced_later
+        and doubt is not None
+        and not (
+            requests
+            and all(
+                r.operation == RAISE_DISPUTE and (r.target.partial or r.part is not None) for r in requests
+            )
+        )
+    ):
+        return Reading(unsure=f"“{doubt.group(0)}” makes it more than a plain request", mentioned=mentioned)
     reasons = [r.reason for r in requests if r.reason == "ambiguous"]
     if reasons:
-        return Reading(unsure="the message gives more than one reason for the dispute",
-                       mentioned=mentioned)
-    return Reading(requests=tuple(requests), mentioned=mentioned,
-                   offered=_offered(text, {r.operation for r in requests}, mentioned,
-                                    sentences))
+        return Reading(unsure="the message gives more than one reason for the dispute", mentioned=mentioned)
+    return Reading(
+        requests=tuple(requests),
+        mentioned=mentioned,
+        offered=_offered(text, {r.operation for r in requests}, mentioned, sentences),
+    )
 
 
 _PART_DOUBT = re.compile(r"part of|portion|partly|partially|some of|част\w*", re.IGNORECASE)
@@ -714,8 +984,24 @@ def _figures(target: TargetWords) -> tuple[Decimal, ...]:
     return target.amounts + tuple(value for value, _ in target.rounded)
 
 
-_STATED = {"is", "was", "were", "be", "been", "cost", "costs", "стоил", "стоила", "стоило",
-           "стоит", "был", "была", "было", "были", "есть"}
+_STATED = {
+    "is",
+    "was",
+    "were",
+    "be",
+    "been",
+    "cost",
+    "costs",
+    "стоил",
+    "стоила",
+    "стоило",
+    "стоит",
+    "был",
+    "была",
+    "было",
+    "были",
+    "есть",
+}
 
 
 def _part_said(own: TargetWords, context: list[str], today: date) -> Decimal | None:
@@ -726,64 +1012,80 @@ def _part_said(own: TargetWords, context: list[str], today: date) -> Decimal | N
         bare = _RELATIVE.sub("", clause)
         found = _figures(_target(bare, RAISE_DISPUTE, today, story=True))
         words = [w for w in _words(_strip_reasons(bare)) if not any(ch.isdigit() for ch in w)]
-        if found and len([w for w in words if w not in STOPWORDS]) <= 2 and not any(
-                w in _STATED or _past_form(w) for w in words):
+        if (
+            found
+            and len([w for w in words if w not in STOPWORDS]) <= 2
+            and not any(w in _STATED or _past_form(w) for w in words)
+        ):
             figures.extend(found)
     return figures[0] if len(set(figures)) == 1 else None
 
 
-def _one_request_said_twice(clauses: list[tuple[str, str | None, bool]], today: date
-                            ) -> list[tuple[str, str | None, bool]]:
+def _one_request_said_twice(
+    clauses: list[tuple[str, str | None, bool]], today: date
+) -> list[tuple[str, str | None, bool]]:
     """The same operation asked twice, once with its object and once with nothing that
     names one ("I want my 10,000 back, dispute T-5007 for that", «Верните мои 10 000,
     оспорьте T-5012 на эту сумму», "Block 4242. Block it now!"): one request, its two
     clauses read together. Two that each name an object stay two (and unsure)."""
     asked = [op for _, op, neg in clauses if op and not neg]
     for operation in {op for op in asked if asked.count(op) == 2}:
-        first, second = (i for i, (_, op, neg) in enumerate(clauses)
-                         if op == operation and not neg)
-        named = [_names_an_object(_target(clauses[i][0], operation, today))
-                 for i in (first, second)]
+        first, second = (i for i, (_, op, neg) in enumerate(clauses) if op == operation and not neg)
+        named = [_names_an_object(_target(clauses[i][0], operation, today)) for i in (first, second)]
         if named.count(True) != 1:
             continue
         merged = f"{clauses[first][0]}, {clauses[second][0]}"
-        clauses = [*clauses[:first], (merged, operation, False),
-                   *(c for i, c in enumerate(clauses) if first < i != second)]
+        clauses = [
+            *clauses[:first],
+            (merged, operation, False),
+            *(c for i, c in enumerate(clauses) if first < i != second),
+        ]
     return clauses
 
 
 def _names_an_object(target: TargetWords) -> bool:
-    return bool(target.references or target.cards or target.words or target.dates
-                or target.descriptors or target.kinds or target.any_dates)
+    return bool(
+        target.references
+        or target.cards
+        or target.words
+        or target.dates
+        or target.descriptors
+        or target.kinds
+        or target.any_dates
+    )
 
 
 # Words that point at an operation without naming it: "close my card" may mean for good
 # (no tool does that), so it gets the Block buttons, never a grant.
 _SUGGESTED = {
-    BLOCK_CARD: re.compile(r"\b(?:close|shut)\s+(?:down\s+)?(?:my|the|this|that)?\s*"
-                           r"(?:\w+\s+)?card\b|\bзакр(?:ой|ойте|ыть)\s+(?:\w+\s+)?карт",
-                           re.IGNORECASE),
+    BLOCK_CARD: re.compile(
+        r"\b(?:close|shut)\s+(?:down\s+)?(?:my|the|this|that)?\s*"
+        r"(?:\w+\s+)?card\b|\bзакр(?:ой|ойте|ыть)\s+(?:\w+\s+)?карт",
+        re.IGNORECASE,
+    ),
 }
 
 
-def _offered(text: str, requested: set[str], mentioned: frozenset[str],
-             sentences: list[str]) -> frozenset[str]:
+def _offered(
+    text: str, requested: set[str], mentioned: frozenset[str], sentences: list[str]
+) -> frozenset[str]:
     """What the message points at without plainly asking: a disowned payment (_DISOWN),
     a misspelt verb ("blcok", «заблакируйте»: misspelt_operation), or — where nothing
     was read as a request — an operation's verb said outside a question and not refused
     (_pointed_at): the customer gets its buttons, never a dead end."""
     offered = set() if requested else _pointed_at(sentences)
-    offered |= {op for op, pattern in _SUGGESTED.items() if pattern.search(text)
-                and not _is_question(text)}
+    offered |= {op for op, pattern in _SUGGESTED.items() if pattern.search(text) and not _is_question(text)}
     if RAISE_DISPUTE not in mentioned and _DISOWN.search(text):
         offered.add(RAISE_DISPUTE)
     if not _is_question(text) or _polite(_words(text)):
         # A negation reaches a verb in its own clause only ("never deliverd, pls dispure").
         for clause in (c for sentence in sentences for c in _clauses(sentence)):
             words = _words(clause)
-            offered |= {op for index, word in enumerate(words)
-                        if (op := misspelt_operation(word))
-                        and not _negated(words[max(0, index - 3):index])}
+            offered |= {
+                op
+                for index, word in enumerate(words)
+                if (op := misspelt_operation(word)) and not _negated(words[max(0, index - 3) : index])
+            }
     return frozenset(offered - requested)
 
 
@@ -800,8 +1102,10 @@ def _pointed_at(sentences: list[str]) -> set[str]:
         words = _words(sentence)
         for index in range(len(words)):
             operation = _operation_at(words, index)
-            if operation and not (_negated(words[max(0, index - 3):index])
-                                  or _negated_after(_until_purpose(words[index + 1:]))):
+            if operation and not (
+                _negated(words[max(0, index - 3) : index])
+                or _negated_after(_until_purpose(words[index + 1 :]))
+            ):
                 pointed.add(operation)
     return pointed
 
@@ -812,11 +1116,10 @@ _TYPO_TARGETS = LEXICON.typos
 def misspelt_operation(word: str) -> str | None:
     """The operation a misspelt verb means, or None — never for a correct form of any
     word of the operations ("blocked", «заблокирована» are states, not typos)."""
-    if len(word) < 4 or word in _TYPO_TARGETS or _RU_IMPERATIVE.match(word) or (
-            _RU_INFINITIVE.match(word)):
+    if len(word) < 4 or word in _TYPO_TARGETS or _RU_IMPERATIVE.match(word) or (_RU_INFINITIVE.match(word)):
         return None
     for suffix in ("ing", "ed", "es", "s", "d"):  # blocked, disputed, disputes, blocking
-        stem = word[:-len(suffix)]
+        stem = word[: -len(suffix)]
         if word.endswith(suffix) and (stem in _EN_VERBS or f"{stem}e" in _EN_VERBS):
             return None
     # A word on an operation's own stem is one of its forms (заблокирована, оспорила) unless
@@ -837,8 +1140,11 @@ def misspelt_operation(word: str) -> str | None:
 
 
 # "Dispute it", «оспорьте её»: the object named earlier in the same message.
-_BACK_REFERENCE = re.compile(r"\b(?:it|that|this|them|those|these|that one|его|ее|нее|него|это|"
-                             r"эту|этот|эти|их|ту|тот)\b", re.IGNORECASE)
+_BACK_REFERENCE = re.compile(
+    r"\b(?:it|that|this|them|those|these|that one|его|ее|нее|него|это|"
+    r"эту|этот|эти|их|ту|тот)\b",
+    re.IGNORECASE,
+)
 
 
 # A request taken back later in the message, in the words people use.
@@ -848,33 +1154,63 @@ _RETRACTED = re.compile(
     r"\bnot (?:needed|necessary) any ?more\b|"
     r"(?:^|[.!?,]\s*)отмена\s*[.!]*\s*$|\b(?:а|ой|ах)[,.]? (?:нет|всё|все)\b|"
     r"\bложная тревога\b|\bне ?актуально\b|\bвсё верно\b|\bвсе верно\b",
-    re.IGNORECASE)
-_FOUND = re.compile(r"\b(?:found it|it'?s here|here it is|"
-                    r"нашл[аи]сь|нашлась|нашел|нашла|вот она|вот он|под диваном)\b", re.IGNORECASE)
+    re.IGNORECASE,
+)
+_FOUND = re.compile(
+    r"\b(?:found it|it'?s here|here it is|"
+    r"нашл[аи]сь|нашлась|нашел|нашла|вот она|вот он|под диваном)\b",
+    re.IGNORECASE,
+)
 
 
 # What may stand beside a second identifier: "and 5505 too", "и карту 5505".
-_COORDINATED = {"and", "also", "too", "as", "well", "please", "card", "the", "transaction",
-                "charge", "payment", "и", "тоже", "также", "еще", "пожалуйста", "карту", "карта",
-                "платеж", "операцию"}
+_COORDINATED = {
+    "and",
+    "also",
+    "too",
+    "as",
+    "well",
+    "please",
+    "card",
+    "the",
+    "transaction",
+    "charge",
+    "payment",
+    "и",
+    "тоже",
+    "также",
+    "еще",
+    "пожалуйста",
+    "карту",
+    "карта",
+    "платеж",
+    "операцию",
+}
 
 
 # A request refused in its own sentence: "Dispute T-1001 - no need", «… не нужно».
-_REFUSAL = re.compile(r"\b(?:no need|not needed|not necessary|never ?mind|don'?t bother|"
-                      r"no longer|не нужно|не надо|не хочу|не стоит|не требуется|не обязательно|"
-                      r"не прошу|не просил\w*|не требую|"
-                      r"уже не)\b", re.IGNORECASE)
+_REFUSAL = re.compile(
+    r"\b(?:no need|not needed|not necessary|never ?mind|don'?t bother|"
+    r"no longer|не нужно|не надо|не хочу|не стоит|не требуется|не обязательно|"
+    r"не прошу|не просил\w*|не требую|"
+    r"уже не)\b",
+    re.IGNORECASE,
+)
 # A sentence that is only a "no": "Block card 4242. No.", «… Нет, не надо.»
-_BARE_REFUSAL = re.compile(r"(?:^|[.!?]\s+|\n)\s*(?:no|nope|don'?t|do not|нет|не надо)\s*[.!]*\s*(?:$|\n)",
-                           re.IGNORECASE)
+_BARE_REFUSAL = re.compile(
+    r"(?:^|[.!?]\s+|\n)\s*(?:no|nope|don'?t|do not|нет|не надо)\s*[.!]*\s*(?:$|\n)", re.IGNORECASE
+)
 # The customer vouching for an object: "T-1002 is mine", "the ride was me", «это моя».
-_VOUCHED = re.compile(r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|legit|right|real)\b"
-                      r"|\b(?:works|working) (?:fine|ok|okay|normally|well)\b|(?<!не )\bработает\b"
-                      r"|\bi made (?:it|that|this|them)\b|\b(?:это|был[аои]?) (?:моя|мой|мое|мои)\b"
-                      r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b"
-                      r"|(?:^|\s)[-—–]\s*(?:мой|моя|мое|мои|mine|me)\b|\b(?:мой|моя|мое|мои) (?:платеж|"
-                      r"покупка|чек)\b|\bэто (?:был[аои]? )?я\b"
-                      r"|\b(?:все|всё) (?:нормально|в порядке|правильно|верно)\b", re.IGNORECASE)
+_VOUCHED = re.compile(
+    r"\b(?:is|are|was|were) (?:mine|me|fine|ok|okay|correct|legit|right|real)\b"
+    r"|\b(?:works|working) (?:fine|ok|okay|normally|well)\b|(?<!не )\bработает\b"
+    r"|\bi made (?:it|that|this|them)\b|\b(?:это|был[аои]?) (?:моя|мой|мое|мои)\b"
+    r"|\bя (?:его|ее|их) (?:сделал\w*|совершил\w*)\b"
+    r"|(?:^|\s)[-—–]\s*(?:мой|моя|мое|мои|mine|me)\b|\b(?:мой|моя|мое|мои) (?:платеж|"
+    r"покупка|чек)\b|\bэто (?:был[аои]? )?я\b"
+    r"|\b(?:все|всё) (?:нормально|в порядке|правильно|верно)\b",
+    re.IGNORECASE,
+)
 
 
 def _excludes(clause: str, today: date) -> bool:
@@ -886,8 +1222,11 @@ def _excludes(clause: str, today: date) -> bool:
         return True
     words = _words(rest)
     negated = any(w in _NEGATIONS or w.endswith("n't") for w in words)
-    described = _REFERENCE.search(rest) or _BARE_FOUR.search(rest) or any(
-        w not in STOPWORDS and w not in _NEGATIONS for w in words)
+    described = (
+        _REFERENCE.search(rest)
+        or _BARE_FOUR.search(rest)
+        or any(w not in STOPWORDS and w not in _NEGATIONS for w in words)
+    )
     if negated and _told_of_oneself(words) and not _AIMED.search(rest):
         return False  # "I haven't been to Magnum", «я там не была»: the story, not a choice
     if negated and not _AIMED.search(rest) and _negations_tell(words):
@@ -904,43 +1243,73 @@ _FAILS = {"work", "works", "работает", "работают", "проход
 
 
 def _negations_tell(words: list[str]) -> bool:
-    return all(any(_past_form(w) or (len(w) > 4 and w.endswith("ing")) or w in _DISOWNED
-                   or w in _FAILS
-                   for w in words[index + 1:index + 3])
-               for index, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't"))
+    return all(
+        any(
+            _past_form(w) or (len(w) > 4 and w.endswith("ing")) or w in _DISOWNED or w in _FAILS
+            for w in words[index + 1 : index + 3]
+        )
+        for index, w in enumerate(words)
+        if w in _NEGATIONS or w.endswith("n't")
+    )
 
 
 # "I don't mean T-1002", «я не про 5505»: a person ruling an object out; any other verb
 # after "I … not" tells what happened ("I haven't been to Magnum this month").
-_MEANT = {"mean", "meant", "want", "need", "refer", "referring", "talking", "asking", "про",
-          "имею", "имела", "имел", "говорю", "нужно", "надо", "прошу"}
+_MEANT = {
+    "mean",
+    "meant",
+    "want",
+    "need",
+    "refer",
+    "referring",
+    "talking",
+    "asking",
+    "про",
+    "имею",
+    "имела",
+    "имел",
+    "говорю",
+    "нужно",
+    "надо",
+    "прошу",
+}
 
 
 def _told_of_oneself(words: list[str]) -> bool:
     """A negated statement with the customer as its subject, about something else than
     which object they mean."""
     first = next((i for i, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't")), None)
-    if first is None or not ({"i", "we", "я", "мы"} & set(words[:first + 1]) or words[first] in (
-            "i'm", "i've", "i'd")):
+    if first is None or not (
+        {"i", "we", "я", "мы"} & set(words[: first + 1]) or words[first] in ("i'm", "i've", "i'd")
+    ):
         return False
-    return not _MEANT & set(words[first:first + 4])
+    return not _MEANT & set(words[first : first + 4])
 
 
 # "not the Magnum one", «а не 5505», "but not T-1002": a negation aimed at an object. A
 # negative story ("the order never arrived", «жрачку не довез») rules nothing out.
-_AIMED = re.compile(r"\b(?:not|but not|except)\s+(?:the|that|this|my|card|on)\b|\bа не\b|"
-                    r"\bне\s+(?:эт\w+|тот|ту|та|то|те|в|во|на|с|со|за|по)\b", re.IGNORECASE)
+_AIMED = re.compile(
+    r"\b(?:not|but not|except)\s+(?:the|that|this|my|card|on)\b|\bа не\b|"
+    r"\bне\s+(?:эт\w+|тот|ту|та|то|те|в|во|на|с|со|за|по)\b",
+    re.IGNORECASE,
+)
 
 
 def _names_object(clause: str, today: date) -> bool:
     tokens = _WORD.findall(clause)
     cyrillic_text = sum(_is_cyrillic(t) for t in tokens) > len(tokens) / 2
-    return bool(_REFERENCE.search(clause) or _BARE_FOUR.search(clause) or _AIMED.search(clause)
-                or amounts_in(clause, min_bare=1) or dates_in(clause, today=today)
-                or any(pattern.search(clause) for pattern in DESCRIPTOR_PATTERNS.values())
-                or any(
-                    (i and t[0].isupper()) or (cyrillic_text and not _is_cyrillic(t) and len(t) > 2)
-                    for i, t in enumerate(tokens)))
+    return bool(
+        _REFERENCE.search(clause)
+        or _BARE_FOUR.search(clause)
+        or _AIMED.search(clause)
+        or amounts_in(clause, min_bare=1)
+        or dates_in(clause, today=today)
+        or any(pattern.search(clause) for pattern in DESCRIPTOR_PATTERNS.values())
+        or any(
+            (i and t[0].isupper()) or (cyrillic_text and not _is_cyrillic(t) and len(t) > 2)
+            for i, t in enumerate(tokens)
+        )
+    )
 
 
 def _identifies(clause: str) -> bool:
@@ -962,8 +1331,7 @@ def _digits_only(story: TargetWords, *, keep_label: bool = False) -> TargetWords
     in a story is when and where something happened, not which card ("I bought something
     yesterday with my online card … Block it." must not become the card that paid
     yesterday)."""
-    return TargetWords(cards=story.cards,
-                       descriptors=story.descriptors if keep_label else frozenset())
+    return TargetWords(cards=story.cards, descriptors=story.descriptors if keep_label else frozenset())
 
 
 # A relative clause tells about its noun: "the Wolt order that never came", «глово,
@@ -977,7 +1345,8 @@ def _listed_object(clause: str, today: date) -> bool:
     «за понедельник тоже» — no person, no verb form, no negation, no amount."""
     clause = _RELATIVE.sub("", clause)  # "and the Kaspi one, which never came"
     days = [(d.start, d.end) for d in dates_in(clause, today=today)] + [
-        (start, end) for start, end, _ in weeks_in(clause, today=today)]
+        (start, end) for start, end, _ in weeks_in(clause, today=today)
+    ]
     for start, end in sorted(days, reverse=True):
         clause = clause[:start] + " " + clause[end:]
     if re.search(r"\d", clause) or amounts_in(clause, min_bare=1):
@@ -989,7 +1358,8 @@ def _listed_object(clause: str, today: date) -> bool:
         return False
     words = [w for w in every if w not in _COORDINATED and w not in STOPWORDS]
     return (1 if not days else 0) <= len(words) <= 3 and not any(
-        re.search(r"(?:ed|ing|л|ла|ли|ло|ть|ешь|ет|ют|ят)$", w) for w in words)
+        re.search(r"(?:ed|ing|л|ла|ли|ло|ть|ешь|ет|ют|ят)$", w) for w in words
+    )
 
 
 def _words(text: str) -> list[str]:
@@ -1016,8 +1386,11 @@ def _is_question(sentence: str) -> bool:
     first = words[0] if not _INDEFINITE.match(sentence) else ""
     if sentence.rstrip().endswith("!"):  # «сколько можно ждать, заблокируйте!»: rhetorical
         return False
-    return sentence.rstrip().endswith("?") or first in _QUESTION_START or (
-        first in _EN_POLITE and len(words) > 1 and words[1] in {"i", "we"})
+    return (
+        sentence.rstrip().endswith("?")
+        or first in _QUESTION_START
+        or (first in _EN_POLITE and len(words) > 1 and words[1] in {"i", "we"})
+    )
 
 
 _CLAUSE_SPLIT = re.compile(
@@ -1026,7 +1399,8 @@ _CLAUSE_SPLIT = re.compile(
     r",(?!\d)(?!\s*(?:чтобы|(?:с|со|по|на|в|за)?\s*котор\w*|which|that|whose)\b)|;|:(?!\d)|\s[—–+-]\s"
     # "three hundred and fifty" is one number
     r"|(?<!hundred)(?<!thousand)(?<!million)\s+(?:and|but|then|also|plus|и|а|но|затем|потом|также|еще|ещё)\s+",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 _AND_BEFORE = re.compile(r"(?:\band|\bplus|\+|\bи|\bа также)\s*$", re.IGNORECASE)
@@ -1043,8 +1417,23 @@ _RU_WISHED = LEXICON.ru_wished
 _EN_RATHER = {"rather", "prefer"}
 # "I'd rather keep it blocked": a state kept, not an action.
 _KEPT = {"keep", "kept", "stay", "stays", "remain", "remains", "leave", "left"}
-_STATE_WORDS = {"is", "was", "were", "been", "be", "being", "are", "got", "get", "gets",
-                "has", "have", "had", "already", "уже"}
+_STATE_WORDS = {
+    "is",
+    "was",
+    "were",
+    "been",
+    "be",
+    "being",
+    "are",
+    "got",
+    "get",
+    "gets",
+    "has",
+    "have",
+    "had",
+    "already",
+    "уже",
+}
 
 
 _ASKING = {"request", "requesting", "ask", "asking", "demand", "demanding", "insist", "insisting"}
@@ -1063,9 +1452,13 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
             continue
         before = words[:index]
         gets = [i for i, w in enumerate(before) if w == "get"]
-        if gets and 1 <= index - gets[-1] - 1 <= 4 and not (
-                (_STATE_WORDS | _KEPT | {"to"}) & set(before[gets[-1] + 1:])
-                or _QUESTION_START & set(before)):
+        if (
+            gets
+            and 1 <= index - gets[-1] - 1 <= 4
+            and not (
+                (_STATE_WORDS | _KEPT | {"to"}) & set(before[gets[-1] + 1 :]) or _QUESTION_START & set(before)
+            )
+        ):
             # "Get that disputed", "can you get my card blocked": having it done is asked
             # (not "it got blocked", "why did it get blocked").
             return operation, _negated(before)
@@ -1073,11 +1466,11 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
         if asks and before[-1:] == ["be"] and index - asks[-1] <= 7:
             # "I request that my card 3391 be blocked", "I ask that a dispute be opened":
             # the subjunctive asks for it (not "I asked that it be blocked": past).
-            return operation, _negated(before[asks[-1]:])
+            return operation, _negated(before[asks[-1] :])
         wants = [i for i, w in enumerate(before) if w in _EN_WANT | _EN_RATHER | _RU_GOVERNORS]
-        if not wants or (_STATE_WORDS | _KEPT) & set(before[wants[-1]:]):
+        if not wants or (_STATE_WORDS | _KEPT) & set(before[wants[-1] :]):
             return None, False
-        if "to" in before[wants[-1]:]:  # "I want to know why it was blocked"
+        if "to" in before[wants[-1] :]:  # "I want to know why it was blocked"
             return None, False
         return operation, _negated(before)
     return None, False
@@ -1097,7 +1490,7 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
         if operation is None:
             continue
         before = _own_predicate(words[:index], words[index])
-        after = _until_purpose(_words(_strip_reasons(" ".join(words[index + 1:]))))
+        after = _until_purpose(_words(_strip_reasons(" ".join(words[index + 1 :]))))
         if _negated(before) or _negated_after(after):
             return operation, True
         if _en_request(words, index) or _ru_request(words, index) or _object_first(words, index):
@@ -1109,23 +1502,60 @@ def _requested(clause: str, question: bool) -> tuple[str | None, bool]:
 
 
 # Terse, object first: "Technodom dispute", "gold card unblock", «глово оспорить».
-_AFTER_TERSE = {"please", "pls", "plz", "now", "asap", "thanks", "thx", "срочно", "пожалуйста",
-                "плз", "пж", "плиз", "скорее", "быстрее"}
-_NOT_AN_OBJECT = {"i", "we", "you", "he", "she", "they", "it", "to", "я", "мы", "вы", "ты", "он",
-                  "она", "они", "его", "ее", "их", "мне", "нам"} | _QUESTION_START | _EN_WANT
+_AFTER_TERSE = {
+    "please",
+    "pls",
+    "plz",
+    "now",
+    "asap",
+    "thanks",
+    "thx",
+    "срочно",
+    "пожалуйста",
+    "плз",
+    "пж",
+    "плиз",
+    "скорее",
+    "быстрее",
+}
+_NOT_AN_OBJECT = (
+    {
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+        "to",
+        "я",
+        "мы",
+        "вы",
+        "ты",
+        "он",
+        "она",
+        "они",
+        "его",
+        "ее",
+        "их",
+        "мне",
+        "нам",
+    }
+    | _QUESTION_START
+    | _EN_WANT
+)
 
 
 def _object_first(words: list[str], index: int) -> bool:
     """The operation's word ends the clause (bar a "please") after one to five words
     that only describe its object: no person, no question word, no other verb."""
-    before, after = words[:index], words[index + 1:]
+    before, after = words[:index], words[index + 1 :]
     if not 1 <= len(before) <= 5 or any(w not in _AFTER_TERSE for w in after):
         return False
     word = words[index]
     if not (word in _EN_VERBS or _RU_INFINITIVE.match(word)):
         return False
-    return not any(w in _NOT_AN_OBJECT or re.search(r"(?:ed|ing|л|ла|ли|ло)$", w)
-                   for w in before)
+    return not any(w in _NOT_AN_OBJECT or re.search(r"(?:ed|ing|л|ла|ли|ло)$", w) for w in before)
 
 
 def _identified_then_told(words: list[str]) -> str | None:
@@ -1137,9 +1567,12 @@ def _identified_then_told(words: list[str]) -> str | None:
     if len(words) < 3:
         return None
     last = words[-1]
-    operation = (_EN_VERBS.get(last) or _EN_NOUNS.get(last) or LEXICON.ru_noun(last)
-                 or (_ru_operation(last) if _RU_IMPERATIVE.match(last)
-                     or _RU_INFINITIVE.match(last) else None))
+    operation = (
+        _EN_VERBS.get(last)
+        or _EN_NOUNS.get(last)
+        or LEXICON.ru_noun(last)
+        or (_ru_operation(last) if _RU_IMPERATIVE.match(last) or _RU_INFINITIVE.match(last) else None)
+    )
     if operation is None:
         return None
     if words[0] in {"t", "т"} and words[1].isdigit():
@@ -1149,7 +1582,8 @@ def _identified_then_told(words: list[str]) -> str | None:
     else:
         return None
     if not 1 <= len(story) <= 4 or any(
-            _operation_at(story, i) or w in _NOT_AN_OBJECT - _DISOWNED for i, w in enumerate(story)):
+        _operation_at(story, i) or w in _NOT_AN_OBJECT - _DISOWNED for i, w in enumerate(story)
+    ):
         return None
     negated = any(w in _NEGATIONS or w.endswith("n't") for w in story)
     return operation if not negated or _negations_tell(story) else None
@@ -1161,13 +1595,21 @@ def _operation_at(words: list[str], index: int) -> str | None:
         return _EN_VERBS[word]
     if _RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word):
         return _ru_operation(word)
-    if word in _EN_NOUNS and index and (words[index - 1] in _EN_OPENERS or (
-            index > 1 and words[index - 1] in {"a", "the", "an"}
-            and words[index - 2] in _EN_OPENERS | _EN_WANT)):
+    if (
+        word in _EN_NOUNS
+        and index
+        and (
+            words[index - 1] in _EN_OPENERS
+            or (
+                index > 1
+                and words[index - 1] in {"a", "the", "an"}
+                and words[index - 2] in _EN_OPENERS | _EN_WANT
+            )
+        )
+    ):
         return _EN_NOUNS[word]
     noun = LEXICON.ru_noun(word)
-    if noun and index and (_RU_OPEN.match(_ru_opener(words, index))
-                           or words[index - 1] in _RU_WANTS):
+    if noun and index and (_RU_OPEN.match(_ru_opener(words, index)) or words[index - 1] in _RU_WANTS):
         return noun
     return None
 
@@ -1190,15 +1632,31 @@ def _ru_operation(word: str) -> str:
 
 # "block it so they can't charge anything", «заблокируйте, чтобы ничего не списали»: a
 # negation in the purpose or the cause said after the request is not the request's.
-_PURPOSE = {"so", "because", "since", "cause", "coz", "cuz", "as", "otherwise", "before",
-            "чтобы", "чтоб", "потому", "так", "иначе", "пока", "ведь", "а то"}
+_PURPOSE = {
+    "so",
+    "because",
+    "since",
+    "cause",
+    "coz",
+    "cuz",
+    "as",
+    "otherwise",
+    "before",
+    "чтобы",
+    "чтоб",
+    "потому",
+    "так",
+    "иначе",
+    "пока",
+    "ведь",
+    "а то",
+}
 
 
 def _until_purpose(after: list[str]) -> list[str]:
     """The words after a verb up to a purpose, a cause or a new subject ("dispute the
     Air Astana one, I never flew", «оспорьте эир астану я не летала»)."""
-    cut = next((i for i, w in enumerate(after) if w in _PURPOSE or w in _NEW_SUBJECT),
-               len(after))
+    cut = next((i for i, w in enumerate(after) if w in _PURPOSE or w in _NEW_SUBJECT), len(after))
     return after[:cut]
 
 
@@ -1220,29 +1678,55 @@ def _own_predicate(before: list[str], verb: str) -> list[str]:
     english, russian = verb in _EN_VERBS, bool(_RU_IMPERATIVE.match(verb))
     for index in range(len(before) - 1, -1, -1):
         word = before[index]
-        if english and len(word) > 4 and word.endswith("ed") and word not in _EN_WANT and (
-                "to" not in before[index + 1:index + 4]):
-            return before[index + 1:]
+        if (
+            english
+            and len(word) > 4
+            and word.endswith("ed")
+            and word not in _EN_WANT
+            and ("to" not in before[index + 1 : index + 4])
+        ):
+            return before[index + 1 :]
         if russian and _RU_PAST.match(word):
-            return before[index + 1:]
+            return before[index + 1 :]
     return before
 
 
 # "dispute the Wolt 12350 never delivered", «оспорьте глово, не привезли»: a negation
 # before a past form tells the object's story; it does not refuse the request.
-_EN_PAST_IRREGULAR = {"came", "got", "arrived", "showed", "made", "bought", "sent", "did",
-                      "went", "took", "gave", "paid", "had", "was", "were", "happened"}
+_EN_PAST_IRREGULAR = {
+    "came",
+    "got",
+    "arrived",
+    "showed",
+    "made",
+    "bought",
+    "sent",
+    "did",
+    "went",
+    "took",
+    "gave",
+    "paid",
+    "had",
+    "was",
+    "were",
+    "happened",
+}
 
 
 def _past_form(word: str) -> bool:
-    return (word in _EN_PAST_IRREGULAR or (len(word) > 4 and word.endswith(("ed", "rd")))
-            or bool(_RU_PAST.match(word)))
+    return (
+        word in _EN_PAST_IRREGULAR
+        or (len(word) > 4 and word.endswith(("ed", "rd")))
+        or bool(_RU_PAST.match(word))
+    )
 
 
 def _negated_after(after: list[str]) -> bool:
-    return any((w in _NEGATIONS or w.endswith("n't")) and not (
-        index + 1 < len(after) and _past_form(after[index + 1]))
-        for index, w in enumerate(after))
+    return any(
+        (w in _NEGATIONS or w.endswith("n't"))
+        and not (index + 1 < len(after) and _past_form(after[index + 1]))
+        for index, w in enumerate(after)
+    )
 
 
 def _negated(before: list[str]) -> bool:
@@ -1259,12 +1743,24 @@ def _polite(before: list[str]) -> bool:
     if before and before[0] in {"please", "pls", "plz", "kindly", "пожалуйста", "плиз"}:
         return True  # "Please block 3391 for me?": a request, whatever its mark
     joined = " ".join(before)
-    if (before and before[0] not in _QUESTION_START and "или" not in before
-            and re.search(r"\bможно\b(?:\s+\S+){0,2}?\s+(?:оспор|заблок|разблок|опротест"
-                          r"|открыть спор|оформить|подать)", joined)):
+    if (
+        before
+        and before[0] not in _QUESTION_START
+        and "или" not in before
+        and re.search(
+            r"\bможно\b(?:\s+\S+){0,2}?\s+(?:оспор|заблок|разблок|опротест"
+            r"|открыть спор|оформить|подать)",
+            joined,
+        )
+    ):
         return True  # «Можно это оспорить?» — not «Как можно…?», «…можно сразу или…?»
-    return bool(re.search(r"\b(?:can|could|would|will) you\b|\bможете\b|\bможешь\b|"
-                          r"\bмогли бы\b", joined))
+    return bool(
+        re.search(
+            r"\b(?:can|could|would|will) you\b|\bможете\b|\bможешь\b|"
+            r"\bмогли бы\b",
+            joined,
+        )
+    )
 
 
 def _en_request(words: list[str], index: int) -> bool:
@@ -1293,16 +1789,55 @@ def _en_request(words: list[str], index: int) -> bool:
 
 # One or two words before an imperative that only color it: an interjection, a greeting,
 # a plea, or a "please" misspelt ("ayo block it", "bruh dispute", "plese block").
-_INTERJECTIONS = {"ayo", "yo", "bruh", "bro", "omg", "ugh", "hey", "hi", "hello", "ok", "okay",
-                  "dude", "man", "guys", "lol", "um", "uh", "hmm", "oh", "oi", "welp", "well",
-                  "look", "listen", "alright", "right", "sorry", "sry", "urgent", "urgently",
-                  "quick", "yes", "yeah", "yep", "ffs", "pls", "plz", "fam", "mate", "sir"}
+_INTERJECTIONS = {
+    "ayo",
+    "yo",
+    "bruh",
+    "bro",
+    "omg",
+    "ugh",
+    "hey",
+    "hi",
+    "hello",
+    "ok",
+    "okay",
+    "dude",
+    "man",
+    "guys",
+    "lol",
+    "um",
+    "uh",
+    "hmm",
+    "oh",
+    "oi",
+    "welp",
+    "well",
+    "look",
+    "listen",
+    "alright",
+    "right",
+    "sorry",
+    "sry",
+    "urgent",
+    "urgently",
+    "quick",
+    "yes",
+    "yeah",
+    "yep",
+    "ffs",
+    "pls",
+    "plz",
+    "fam",
+    "mate",
+    "sir",
+}
 
 
 def _interjections(before: list[str]) -> bool:
     return len(before) <= 2 and all(
         w in _INTERJECTIONS or (len(w) >= 4 and OSA.distance(w, "please") <= 2 and w[0] == "p")
-        for w in before)
+        for w in before
+    )
 
 
 def _ru_request(words: list[str], index: int) -> bool:
@@ -1314,22 +1849,22 @@ def _ru_request(words: list[str], index: int) -> bool:
         opener = index - 1
         if words[opener] in _RU_WANTS:
             return True
-        if _RU_OPEN.match(_ru_opener(words, index)) and not _ru_opener(words, index).endswith(
-                ("ть",)):
+        if _RU_OPEN.match(_ru_opener(words, index)) and not _ru_opener(words, index).endswith(("ть",)):
             return True
     head = words[opener]
     if not (_RU_INFINITIVE.match(head) or head.endswith("ть")):
         return False
     before = words[:opener]
     # «оспорить надо», «заблокировать нужно срочно»: the need said after the verb.
-    needed_after = any(w in _RU_NEED for w in words[opener + 1:opener + 4])
+    needed_after = any(w in _RU_NEED for w in words[opener + 1 : opener + 4])
     return not before or any(_governs(w) for w in before[-3:]) or needed_after
 
 
 def _governs(word: str) -> bool:
     """«хочу», «прошу», … or one of them misspelt by a letter («хачу», «прашу»)."""
-    return word in _RU_GOVERNORS or (len(word) >= 4 and any(
-        len(g) >= 4 and OSA.distance(word, g) <= 1 for g in _RU_GOVERNORS))
+    return word in _RU_GOVERNORS or (
+        len(word) >= 4 and any(len(g) >= 4 and OSA.distance(word, g) <= 1 for g in _RU_GOVERNORS)
+    )
 
 
 def _target(clause: str, operation: str, today: date, *, story: bool = False) -> TargetWords:
@@ -1345,7 +1880,7 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
         rest = rest[:start] + " " * (end - start) + rest[end:]
     dates = dates_in(rest, today=today)
     for mention in sorted(dates, key=lambda d: -d.start):
-        rest = rest[:mention.start] + " " * (mention.end - mention.start) + rest[mention.end:]
+        rest = rest[: mention.start] + " " * (mention.end - mention.start) + rest[mention.end :]
     cards = set(_CARD_DIGITS.findall(rest))
     rest = _CARD_DIGITS.sub(" ", rest)
     if operation in CARD_OPERATIONS:
@@ -1357,8 +1892,9 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
     rounded: list[tuple[Decimal, Decimal]] = []
     # In the story a bare small number is a count ("waited 20 minutes", "it's been 4"):
     # an amount there has a currency, a scale or three digits.
-    for amount in sorted(amounts_in(_COUNTED.sub(" ", rest), min_bare=100 if story else 1,
-                                    years=False), key=lambda m: -m.start):
+    for amount in sorted(
+        amounts_in(_COUNTED.sub(" ", rest), min_bare=100 if story else 1, years=False), key=lambda m: -m.start
+    ):
         is_part = _PART_OF.match(rest, amount.end)
         if is_part:
             partial.insert(0, amount.value)
@@ -1366,23 +1902,23 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
             rounded.insert(0, (amount.value, amount.slack))
         else:
             amounts.insert(0, amount.value)
-        rest = rest[:amount.start] + " " + rest[amount.end:]
+        rest = rest[: amount.start] + " " + rest[amount.end :]
     order = daypart = size = None
     if operation not in CARD_OPERATIONS:
         for pattern, value in sorted(_POSITIONS, key=lambda item: item[1] != -2):
             if found := pattern.search(rest):
                 order = value
-                rest = rest[:found.start()] + " " + rest[found.end():]
+                rest = rest[: found.start()] + " " + rest[found.end() :]
                 break
         for name, pattern in _DAYPARTS.items():
             if found := pattern.search(rest):
                 daypart = name
-                rest = rest[:found.start()] + " " + rest[found.end():]
+                rest = rest[: found.start()] + " " + rest[found.end() :]
                 break
         for name, pattern in _SIZES.items():
             if found := pattern.search(rest):
                 size = name
-                rest = rest[:found.start()] + " " + rest[found.end():]
+                rest = rest[: found.start()] + " " + rest[found.end() :]
                 break
     descriptors = set()
     # A payment's card described: "on my virtual card", «по кредитке» (a card word near).
@@ -1408,40 +1944,65 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
             previous = ""
             continue
         words.add(word)
-        if (position and token[0].isupper()) or (cyrillic_text and not _is_cyrillic(token)) or (
-                any(c.isdigit() for c in word) and not word.isdigit()):
+        if (
+            (position and token[0].isupper())
+            or (cyrillic_text and not _is_cyrillic(token))
+            or (any(c.isdigit() for c in word) and not word.isdigit())
+        ):
             names.add(word)
         if previous:
             neighbours.add((previous, word))
         previous = word
-    return TargetWords(references, frozenset(cards), tuple(dict.fromkeys(amounts)),
-                       tuple(dict.fromkeys(partial)), bool(_HALF.search(clause)), tuple(dates),
-                       frozenset(words), frozenset(names), frozenset(neighbours),
-                       frozenset(descriptors), order, daypart, size, tuple(rounded),
-                       soft=frozenset(kind_words), clock=clock, any_dates=tuple(week_days),
-                       kinds=categories_named(_strip_reasons(rest)),
-                       vague=frozenset(t.lower() for t in tokens if t.lower() in GENERIC_KINDS
-                                       and t.lower() in STOPWORDS))
+    return TargetWords(
+        references,
+        frozenset(cards),
+        tuple(dict.fromkeys(amounts)),
+        tuple(dict.fromkeys(partial)),
+        bool(_HALF.search(clause)),
+        tuple(dates),
+        frozenset(words),
+        frozenset(names),
+        frozenset(neighbours),
+        frozenset(descriptors),
+        order,
+        daypart,
+        size,
+        tuple(rounded),
+        soft=frozenset(kind_words),
+        clock=clock,
+        any_dates=tuple(week_days),
+        kinds=categories_named(_strip_reasons(rest)),
+        vague=frozenset(t.lower() for t in tokens if t.lower() in GENERIC_KINDS and t.lower() in STOPWORDS),
+    )
 
 
 # "the second coffee", «первый вчерашний кофе», "the later one", "the most recent".
-_POSITIONS = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), value) for pattern, value in (
-    (r"first|1st|earlier|earliest|older|oldest|перв\w+|ранн\w+|раньше", 0),
-    (r"second|2nd|втор(?:ой|ая|ое|ую|ого|ому|ом|ые)", 1),
-    (r"third|3rd|трет(?:ий|ья|ье|ью|ьего|ьей)", 2),
-    (r"last|latest|later|most recent|newer|newest|последн\w+|поздн\w+|недавн\w+", -1),
-    (r"second[- ]to[- ]last|penultimate|предпоследн\w+", -2),
-))
+_POSITIONS = tuple(
+    (re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), value)
+    for pattern, value in (
+        (r"first|1st|earlier|earliest|older|oldest|перв\w+|ранн\w+|раньше", 0),
+        (r"second|2nd|втор(?:ой|ая|ое|ую|ого|ому|ом|ые)", 1),
+        (r"third|3rd|трет(?:ий|ья|ье|ью|ьего|ьей)", 2),
+        (r"last|latest|later|most recent|newer|newest|последн\w+|поздн\w+|недавн\w+", -1),
+        (r"second[- ]to[- ]last|penultimate|предпоследн\w+", -2),
+    )
+)
 _CARD_NOUN = re.compile(r"\bcard\b|\bкарт\w*|\b(?:кредитк|дебетк|виртуалк|голд)\w*", re.IGNORECASE)
-_DAYPARTS = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, pattern in (
-    ("morning", r"morning|утр\w*"),
-    ("afternoon", r"afternoon|дн[её]м|дневн\w+|после обеда"),
-    ("evening", r"evening|night|вечер\w*|ноч\w+"),
-)}
-_SIZES = {name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for name, pattern in (
-    ("max", r"bigger|biggest|larger|largest|больш(?:ой|ую|ая|ее|ий|ого)|крупн\w+"),
-    ("min", r"smaller|smallest|маленьк\w+|меньш\w+|мелк\w+"),
-)}
+_DAYPARTS = {
+    name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE)
+    for name, pattern in (
+        ("morning", r"morning|утр\w*"),
+        ("afternoon", r"afternoon|дн[её]м|дневн\w+|после обеда"),
+        ("evening", r"evening|night|вечер\w*|ноч\w+"),
+    )
+}
+_SIZES = {
+    name: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE)
+    for name, pattern in (
+        ("max", r"bigger|biggest|larger|largest|больш(?:ой|ую|ая|ее|ий|ого)|крупн\w+"),
+        ("min", r"smaller|smallest|маленьк\w+|меньш\w+|мелк\w+"),
+    )
+}
 
 
 # How customers describe a card, by the word of its product label each means: "my debit
@@ -1459,15 +2020,19 @@ CARD_DESCRIPTORS = {
     "visa": r"visa|виз[аеуы]|визов\w*|визк\w*",
     "mastercard": r"master ?card\w*|master|мастер ?кард\w*|мастер\w*",
 }
-DESCRIPTOR_PATTERNS = {label: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE)
-                   for label, pattern in CARD_DESCRIPTORS.items()}
+DESCRIPTOR_PATTERNS = {
+    label: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for label, pattern in CARD_DESCRIPTORS.items()
+}
 
 
 _CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 # A number of something that is not money: "20 minutes", «3 дня», "2 times", «4 раза».
-_COUNTED = re.compile(r"\b\d+\s*(?:min(?:ute)?s?|hours?|h|days?|weeks?|months?|years?|times|"
-                      r"pcs|items?|мин\w*|час\w*|дн\w*|день|недел\w*|месяц\w*|лет|год\w*|"
-                      r"раз\w*|шт\w*|штук\w*)\b", re.IGNORECASE)
+_COUNTED = re.compile(
+    r"\b\d+\s*(?:min(?:ute)?s?|hours?|h|days?|weeks?|months?|years?|times|"
+    r"pcs|items?|мин\w*|час\w*|дн\w*|день|недел\w*|месяц\w*|лет|год\w*|"
+    r"раз\w*|шт\w*|штук\w*)\b",
+    re.IGNORECASE,
+)
 
 
 # After an amount, these make it a part of a charge ("5000 of the Magnum charge",
@@ -1483,9 +2048,15 @@ def _reason_aside(aside: str, today: date) -> bool:
     """An aside that is a reason and nothing else: no object, no doubt, nothing left but
     function words once the reason is taken out ("never arrived", «не доставили»)."""
     rest = _words(_strip_reasons(aside))
-    return (not _DOUBT.search(aside) and not _RETRACTED.search(aside)
-            and rest != _words(aside) and all(w in STOPWORDS for w in rest)
-            and _target(aside, RAISE_DISPUTE, today).empty)
+    return (
+        not _DOUBT.search(aside)
+        and not _RETRACTED.search(aside)
+        and rest != _words(aside)
+        and all(w in STOPWORDS for w in rest)
+        and _target(aside, RAISE_DISPUTE, today).empty
+    )
+
+
 # "Dispute the difference", «оспорьте разницу»: a part, priced by the figures the message gives.
 _DIFFERENCE = re.compile(r"\bdifference\b|\bразниц\w*", re.IGNORECASE)
 # A price said against another is the story of a part, not a doubt: "my receipt says 21,760",
@@ -1495,7 +2066,9 @@ _PRICE_STORY = re.compile(
     r"(?:says|said|shows|showed)\s*:?\s*(?=\d)"
     r"|\bthan (?:the|my|their|its) (?:receipt|bill|check|price|tag|menu|website|site|app|shelf)"
     r" (?:says|said|shows|showed)\b"
-    r"|\binstead of (?:the )?(?:\w+ )?price\b|\d\s*(?:₸|тг|тенге)?\s+вместо\s+\d", re.IGNORECASE)
+    r"|\binstead of (?:the )?(?:\w+ )?price\b|\d\s*(?:₸|тг|тенге)?\s+вместо\s+\d",
+    re.IGNORECASE,
+)
 
 
 def _priced_part(target: TargetWords, own: TargetWords, clause: str) -> TargetWords:
@@ -1507,9 +2080,13 @@ def _priced_part(target: TargetWords, own: TargetWords, clause: str) -> TargetWo
     else is left as said: a part is granted only where the figures agree."""
     if target.partial or target.half:
         parts = set(target.partial)
-        return replace(target, amounts=tuple(a for a in target.amounts if a not in parts),
-                       rounded=tuple((v, slack) for v, slack in target.rounded
-                                     if not any(abs(v - p) <= slack for p in parts)))
+        return replace(
+            target,
+            amounts=tuple(a for a in target.amounts if a not in parts),
+            rounded=tuple(
+                (v, slack) for v, slack in target.rounded if not any(abs(v - p) <= slack for p in parts)
+            ),
+        )
     figures = sorted({*target.amounts, *(v for v, _ in target.rounded)}, reverse=True)
     here = {*own.amounts, *(v for v, _ in own.rounded)}
     difference = bool(_DIFFERENCE.search(clause))
@@ -1533,8 +2110,12 @@ def _is_cyrillic(token: str) -> bool:
 
 
 def _is_operation_word(word: str) -> bool:
-    return bool(_RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word) or _RU_OPEN.match(word)
-                or LEXICON.ru_noun(word)) or word.startswith(LEXICON.operation_stems)
+    return bool(
+        _RU_IMPERATIVE.match(word)
+        or _RU_INFINITIVE.match(word)
+        or _RU_OPEN.match(word)
+        or LEXICON.ru_noun(word)
+    ) or word.startswith(LEXICON.operation_stems)
 
 
 def _strip_reasons(text: str) -> str:

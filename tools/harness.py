@@ -76,8 +76,9 @@ class ToolOutcome:
             answer["data"] = self.data
         elif self.status == OutcomeStatus.AWAITING_CONFIRMATION and self.proposal is not None:
             # The summary in the customer's language: a model repeats it to them.
-            answer.update(proposal=self.proposal.reference,
-                          summary=proposal_said(self.proposal), message=AWAITING)
+            answer.update(
+                proposal=self.proposal.reference, summary=proposal_said(self.proposal), message=AWAITING
+            )
         elif self.error is not None:
             answer["error"] = self.error.as_dict()
             if self.data and self.data.get("candidates"):
@@ -128,16 +129,17 @@ class GuardedHarness:
 
     def call(self, name: Any, raw_arguments: Any) -> ToolOutcome:
         started = time.perf_counter()
-        raw_text = raw_arguments if isinstance(raw_arguments, str) else json.dumps(
-            raw_arguments, default=str)
+        raw_text = raw_arguments if isinstance(raw_arguments, str) else json.dumps(raw_arguments, default=str)
         tool = str(name)[:50]
         try:
-            arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else (
-                raw_arguments)
+            arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else (raw_arguments)
         except json.JSONDecodeError as error:
-            return self._deny(tool, raw_text, Denial(
-                "invalid_json", f"The arguments for {tool} are not valid JSON ({error.msg})."),
-                started)
+            return self._deny(
+                tool,
+                raw_text,
+                Denial("invalid_json", f"The arguments for {tool} are not valid JSON ({error.msg})."),
+                started,
+            )
         if arguments is None:
             arguments = {}
         parsed = parse_call(name, arguments)
@@ -147,8 +149,7 @@ class GuardedHarness:
         validated = args.model_dump(mode="json")
         denial = denial_reason(self.ctx, spec, args)
         if denial is not None:
-            candidates = candidate_rows(self.ctx.customer, spec.name, denial.candidates,
-                                        fit=denial.fit)
+            candidates = candidate_rows(self.ctx.customer, spec.name, denial.candidates, fit=denial.fit)
             self.sources += external_sources(tool, candidates)
             return self._deny(tool, raw_text, denial, started, validated, candidates)
         if spec.effect == "read":
@@ -156,36 +157,68 @@ class GuardedHarness:
                 with read_only():
                     data = spec.run(self.ctx, args)
             except DomainError as error:
-                return self._deny(tool, raw_text, Denial(error.code, error.message,
-                                                         english=error.english),
-                                  started, validated)
+                return self._deny(
+                    tool,
+                    raw_text,
+                    Denial(error.code, error.message, english=error.english),
+                    started,
+                    validated,
+                )
             self.sources += external_sources(tool, data)
-            trace_record(event=Event.CALLED, decision="ok", tool=tool, ctx=self.ctx,
-                         raw_args=raw_text, validated_args=validated,
-                         result=spec.traced(data) if spec.traced else data,
-                         latency_ms=_ms(started))
+            trace_record(
+                event=Event.CALLED,
+                decision="ok",
+                tool=tool,
+                ctx=self.ctx,
+                raw_args=raw_text,
+                validated_args=validated,
+                result=spec.traced(data) if spec.traced else data,
+                latency_ms=_ms(started),
+            )
             return ToolOutcome(tool=tool, status=OutcomeStatus.OK, data=data)
         proposal = proposal_create(self.ctx, spec, args, self.sources, read_from=self.read_from)
         assert spec.grant is not None
         grant = spec.grant(self.ctx, args)
         if grant is not None:
             self.ctx.spent.add(grant)
-        trace_record(event=Event.PROPOSED, decision="allow", tool=tool, ctx=self.ctx,
-                     proposal=proposal, raw_args=raw_text, validated_args=validated,
-                     result={"proposal": proposal.reference, "summary": proposal.summary,
-                             "external_sources": proposal.external_sources},
-                     latency_ms=_ms(started))
-        return ToolOutcome(tool=tool, status=OutcomeStatus.AWAITING_CONFIRMATION,
-                           proposal=proposal)
+        trace_record(
+            event=Event.PROPOSED,
+            decision="allow",
+            tool=tool,
+            ctx=self.ctx,
+            proposal=proposal,
+            raw_args=raw_text,
+            validated_args=validated,
+            result={
+                "proposal": proposal.reference,
+                "summary": proposal.summary,
+                "external_sources": proposal.external_sources,
+            },
+            latency_ms=_ms(started),
+        )
+        return ToolOutcome(tool=tool, status=OutcomeStatus.AWAITING_CONFIRMATION, proposal=proposal)
 
-    def _deny(self, tool: str, raw_text: str, denial: Denial, started: float,
-              validated: dict | None = None, candidates: dict | None = None) -> ToolOutcome:
-        trace_record(event=Event.DENIED, decision="deny", tool=tool, ctx=self.ctx,
-                     raw_args=raw_text[:4000], validated_args=validated,
-                     reason_code=denial.code, reason=denial.english or denial.message,
-                     latency_ms=_ms(started))
-        return ToolOutcome(tool=tool, status=OutcomeStatus.ERROR, error=denial,
-                           data=candidates or None)
+    def _deny(
+        self,
+        tool: str,
+        raw_text: str,
+        denial: Denial,
+        started: float,
+        validated: dict | None = None,
+        candidates: dict | None = None,
+    ) -> ToolOutcome:
+        trace_record(
+            event=Event.DENIED,
+            decision="deny",
+            tool=tool,
+            ctx=self.ctx,
+            raw_args=raw_text[:4000],
+            validated_args=validated,
+            reason_code=denial.code,
+            reason=denial.english or denial.message,
+            latency_ms=_ms(started),
+        )
+        return ToolOutcome(tool=tool, status=OutcomeStatus.ERROR, error=denial, data=candidates or None)
 
 
 def _ms(started: float) -> float:

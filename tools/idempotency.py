@@ -41,8 +41,9 @@ def _retention() -> timedelta:
     return timedelta(hours=settings.BANKBOT_IDEMPOTENCY_TTL_HOURS)
 
 
-def idempotency_replay(confirmation: Confirmation, *, customer: Customer, fingerprint: str
-                       ) -> dict[str, Any] | None:
+def idempotency_replay(
+    confirmation: Confirmation, *, customer: Customer, fingerprint: str
+) -> dict[str, Any] | None:
     """The response stored under ``confirmation``'s key, or None when there is
     none to replay (past its retention, when the key counts as new)."""
     if confirmation.response is None or confirmation.replay_until is None:
@@ -57,26 +58,31 @@ def idempotency_replay(confirmation: Confirmation, *, customer: Customer, finger
     return confirmation.response
 
 
-def idempotency_store(*, proposal: Proposal, key: uuid.UUID, approver: Any, fingerprint: str,
-                      response: dict[str, Any], confirmation: Confirmation | None = None
-                      ) -> Confirmation:
+def idempotency_store(
+    *,
+    proposal: Proposal,
+    key: uuid.UUID,
+    approver: Any,
+    fingerprint: str,
+    response: dict[str, Any],
+    confirmation: Confirmation | None = None,
+) -> Confirmation:
     """Record the click and its answer under ``key``, in the caller's transaction:
     one INSERT that commits with the action or not at all (the unique key and the
     one confirmation per proposal refuse a second). ``confirmation``: one the
     phased protocol left unfinished, completed instead."""
-    fields = {"fingerprint": fingerprint, "response": response,
-              "replay_until": timezone.now() + _retention()}
+    fields = {"fingerprint": fingerprint, "response": response, "replay_until": timezone.now() + _retention()}
     if confirmation is not None:
         for name, value in fields.items():
             setattr(confirmation, name, value)
         confirmation.save(update_fields=list(fields))
         return confirmation
-    return Confirmation.objects.create(proposal=proposal, idempotency_key=key, approver=approver,
-                                       **fields)
+    return Confirmation.objects.create(proposal=proposal, idempotency_key=key, approver=approver, **fields)
 
 
 def idempotency_purge(*, now: Any = None) -> int:
     """Forget the responses past their retention; returns how many. The
     confirmations stay: who clicked, and the key, are part of the record."""
-    return (Confirmation.objects.filter(replay_until__lte=now or timezone.now())
-            .update(response=None, replay_until=None))
+    return Confirmation.objects.filter(replay_until__lte=now or timezone.now()).update(
+        response=None, replay_until=None
+    )

@@ -53,8 +53,7 @@ class Lexicon:
 
 def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
     """Every ``*.words.yaml`` in ``directory``: the operation is the file's name."""
-    words = {path.name.removesuffix(SUFFIX): _read(path)
-             for path in sorted(directory.glob(f"*{SUFFIX}"))}
+    words = {path.name.removesuffix(SUFFIX): _read(path) for path in sorted(directory.glob(f"*{SUFFIX}"))}
     if not words:
         raise ValueError(f"no {SUFFIX} files in {directory}")
 
@@ -78,16 +77,20 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
         ru_nouns=tuple((re.compile(w), op) for w, op in pairs("ru", "nouns")),
         mentions=tuple(sorted(pairs("ru", "mentions"), key=lambda p: -len(p[0]))),
         operation_stems=tuple(w for w, _ in pairs("ru", "operation_words")),
-        typos={**{w: op for w, op in en_verbs.items() if len(w) >= 4},
-               **{w: op for op, data in words.items() for w in data["typos"]}},
-        plain={op: (data["en"]["verbs"][0], data["ru"]["imperatives"][0] + "те")
-               for op, data in words.items()},
+        typos={
+            **{w: op for w, op in en_verbs.items() if len(w) >= 4},
+            **{w: op for op, data in words.items() for w in data["typos"]},
+        },
+        plain={
+            op: (data["en"]["verbs"][0], data["ru"]["imperatives"][0] + "те") for op, data in words.items()
+        },
     )
 
 
-_KEYS = {"en": ("verbs", "nouns", "participles"),
-         "ru": ("imperatives", "infinitives", "stems", "wished", "nouns", "mentions",
-                "operation_words")}
+_KEYS = {
+    "en": ("verbs", "nouns", "participles"),
+    "ru": ("imperatives", "infinitives", "stems", "wished", "nouns", "mentions", "operation_words"),
+}
 
 
 def _read(path: Path) -> dict[str, Any]:

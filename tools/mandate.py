@@ -34,9 +34,21 @@ from tools.grammar import DEFAULT_REASON, REASONS, Request, TargetWords, read_re
 # (tools/candidates.py: a merchant's name nearly said, or its day).
 LISTED_FIT = 0.5
 
-__all__ = ["REASONS", "DEFAULT_REASON", "Grant", "Unbound", "Mandate", "mandate_for",
-           "mandate_from_ui", "name_words", "bind_request", "read_request", "Request",
-           "TargetWords", "CANDIDATE_LIMIT"]
+__all__ = [
+    "REASONS",
+    "DEFAULT_REASON",
+    "Grant",
+    "Unbound",
+    "Mandate",
+    "mandate_for",
+    "mandate_from_ui",
+    "name_words",
+    "bind_request",
+    "read_request",
+    "Request",
+    "TargetWords",
+    "CANDIDATE_LIMIT",
+]
 
 
 def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:
@@ -49,8 +61,14 @@ def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:
     return Mandate(grants=(grant,) if grant else (), sources=(source,))
 
 
-def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str] | None = None,
-                source: str = "message", today: date | None = None) -> Mandate:
+def mandate_for(
+    *,
+    customer: Customer,
+    text: str = "",
+    ui_action: dict[str, str] | None = None,
+    source: str = "message",
+    today: date | None = None,
+) -> Mandate:
     """The mandate of one customer input: a click, or a message read and bound."""
     if ui_action:
         return mandate_from_ui(ui_action, source=source)
@@ -59,51 +77,70 @@ def mandate_for(*, customer: Customer, text: str = "", ui_action: dict[str, str]
     if reading.unsure:
         # Not a plain request: nothing is granted, but what the message describes
         # is offered with its buttons (a click is the mandate).
-        return Mandate(unbound=tuple(
-            _offering(customer, Unbound(op, "unsure", reading.unsure), _described(text, op, today))
-            for op in sorted(reading.mentioned)), sources=(source,))
+        return Mandate(
+            unbound=tuple(
+                _offering(customer, Unbound(op, "unsure", reading.unsure), _described(text, op, today))
+                for op in sorted(reading.mentioned)
+            ),
+            sources=(source,),
+        )
     grants: list[Grant] = []
     unbound: list[Unbound] = []
     for request in reading.requests:
         bound = bind_request(customer, request, source, offer=False)
         if isinstance(bound, Unbound) and bound.problem == "no_match" and request.own is not None:
             # The story around the request did not fit; what its own clause said may.
-            alone = bind_request(customer, replace(request, target=request.own), source,
-                                 offer=False)
+            alone = bind_request(customer, replace(request, target=request.own), source, offer=False)
             bound = alone if isinstance(alone, Grant) else bound
         if request.part is not None:
             bound = _as_the_part(customer, request, bound, source)
-        if request.listed and isinstance(bound, Unbound) and bound.problem in (
-                "no_match", "no_target") and not transaction_candidates(
-                    customer, request.target, limit=1, min_fit=LISTED_FIT):
+        if (
+            request.listed
+            and isinstance(bound, Unbound)
+            and bound.problem in ("no_match", "no_target")
+            and not transaction_candidates(customer, request.target, limit=1, min_fit=LISTED_FIT)
+        ):
             # "… and tell me my balance" named no object: not a second request. One that
             # nearly names a payment ("… и еще волт за воскресенье") gets its buttons.
             continue
-        if (isinstance(bound, Unbound) and bound.problem == "ambiguous" and request.both
-                and len(bound.candidates) == 2):
+        if (
+            isinstance(bound, Unbound)
+            and bound.problem == "ambiguous"
+            and request.both
+            and len(bound.candidates) == 2
+        ):
             # "Both Coffee Boom charges yesterday — dispute both": each of the two that fit.
-            each = [bind_request(customer, replace(request, target=_only(request.target, c)),
-                                 source) for c in bound.candidates]
+            each = [
+                bind_request(customer, replace(request, target=_only(request.target, c)), source)
+                for c in bound.candidates
+            ]
             if all(isinstance(b, Grant) for b in each):
                 grants.extend(b for b in each if isinstance(b, Grant))
                 continue
         if isinstance(bound, Grant) and _maybe_a_part(request, bound):
-            bound = Unbound(request.operation, "unsure",
-                            "an amount said beside it may be the part meant", (bound.target,))
+            bound = Unbound(
+                request.operation, "unsure", "an amount said beside it may be the part meant", (bound.target,)
+            )
         if isinstance(bound, Grant):
             grants.append(bound)
         else:
-            unbound.append(_ranked_by_message(_offering(customer, bound, request.target),
-                                              request, customer, text, today))
+            unbound.append(
+                _ranked_by_message(_offering(customer, bound, request.target), request, customer, text, today)
+            )
     for operation in sorted(reading.offered):  # pointed at, never granted: buttons only
-        unbound.append(_offering(customer, Unbound(operation, "unsure", "the customer pointed at "
-                                                              "it without asking for it"),
-                                 _described(text, operation, today)))
+        unbound.append(
+            _offering(
+                customer,
+                Unbound(operation, "unsure", "the customer pointed at it without asking for it"),
+                _described(text, operation, today),
+            )
+        )
     return Mandate(grants=tuple(grants), unbound=tuple(unbound), sources=(source,))
 
 
-_NO_TARGET_RANKED = ("the request itself named no object; those that best fit what the "
-                     "message says are offered")
+_NO_TARGET_RANKED = (
+    "the request itself named no object; those that best fit what the message says are offered"
+)
 
 
 def _only(target: TargetWords, candidate: str) -> TargetWords:
@@ -113,19 +150,27 @@ def _only(target: TargetWords, candidate: str) -> TargetWords:
     return replace(target, cards=frozenset({candidate}))
 
 
-def _as_the_part(customer: Customer, request: Request, bound: Grant | Unbound, source: str
-                 ) -> Grant | Unbound:
-    """"Dispute part of T-5005, 2,500": the one amount said is the part — never the whole
+def _as_the_part(
+    customer: Customer, request: Request, bound: Grant | Unbound, source: str
+) -> Grant | Unbound:
+    """ "Dispute part of T-5005, 2,500": the one amount said is the part — never the whole
     ("dispute part of the 74,234 Technodom charge" names the charge, not the part)."""
     if isinstance(bound, Grant):
-        return Unbound(request.operation, "unsure",
-                       "a part was asked for and the amount said is the whole charge's",
-                       (bound.target,))
+        return Unbound(
+            request.operation,
+            "unsure",
+            "a part was asked for and the amount said is the whole charge's",
+            (bound.target,),
+        )
     said = request.part
     if bound.problem != "no_match" or said is None:
         return bound
-    part = bind_request(customer, replace(request, target=replace(
-        request.target, amounts=(), rounded=(), partial=(said,))), source, offer=False)
+    part = bind_request(
+        customer,
+        replace(request, target=replace(request.target, amounts=(), rounded=(), partial=(said,))),
+        source,
+        offer=False,
+    )
     return part if isinstance(part, Grant) and part.amount == said else bound
 
 
@@ -135,14 +180,14 @@ def _maybe_a_part(request: Request, grant: Grant) -> bool:
     whole = not (request.target.partial or request.target.half)
     if not whole or grant.amount is None:
         return False
-    return (any(0 < amount < grant.amount for amount in request.loose_amounts)
-            # a round figure well short of the row («…на 13 тыс не было, оспорьте эти 13 тыс»)
-            or any(value > 0 and value + margin < grant.amount
-                   for value, margin in request.target.rounded))
+    return (
+        any(0 < amount < grant.amount for amount in request.loose_amounts)
+        # a round figure well short of the row («…на 13 тыс не было, оспорьте эти 13 тыс»)
+        or any(value > 0 and value + margin < grant.amount for value, margin in request.target.rounded)
+    )
 
 
-def bind_request(customer: Customer, request: Request, source: str, *,
-                 offer: bool = True) -> Grant | Unbound:
+def bind_request(customer: Customer, request: Request, source: str, *, offer: bool = True) -> Grant | Unbound:
     """The one object of the customer's that the request names, or why there is none:
     bound as the operation's catalog entry binds its target (``offer``: with the
     candidates to offer instead; else the binding's own, e.g. the two that tie)."""
@@ -155,8 +200,9 @@ def bind_request(customer: Customer, request: Request, source: str, *,
     return _offering(customer, bound, request.target)
 
 
-def _ranked_by_message(unbound: Unbound, request: Request, customer: Customer, text: str,
-                       today: date) -> Unbound:
+def _ranked_by_message(
+    unbound: Unbound, request: Request, customer: Customer, text: str, today: date
+) -> Unbound:
     """A request whose own words described nothing ("… хочу бабки назад"), offered the
     customer's objects ranked by what the whole message says about one (the story
     before it: "волт за 12 тыщ … не довез"), not merely the most recent."""
@@ -165,8 +211,7 @@ def _ranked_by_message(unbound: Unbound, request: Request, customer: Customer, t
     described = _described(text, request.operation, today)
     if described.empty:
         return unbound
-    offered = _offering(customer, Unbound(request.operation, "no_target", _NO_TARGET_RANKED),
-                        described)
+    offered = _offering(customer, Unbound(request.operation, "no_target", _NO_TARGET_RANKED), described)
     return offered if offered.candidates else unbound
 
 
@@ -188,8 +233,7 @@ def _transactions_offered(customer: Customer, unbound: Unbound, target: TargetWo
     detail = unbound.detail
     if unbound.problem == "ambiguous" and unbound.candidates:
         ranked = transaction_candidates(customer, target, among=unbound.candidates)
-        detail += (" — which one?" if ranked
-                   else "; those are too old to dispute")
+        detail += " — which one?" if ranked else "; those are too old to dispute"
     elif unbound.problem == "unsure" and target.empty:
         return unbound  # nothing described: nothing to offer
     else:
@@ -203,8 +247,7 @@ def _transactions_offered(customer: Customer, unbound: Unbound, target: TargetWo
     return Unbound(unbound.operation, unbound.problem, detail, ranked)
 
 
-def _cards_offered(customer: Customer, unbound: Unbound, target: TargetWords,
-                   spec: ToolSpec) -> Unbound:
+def _cards_offered(customer: Customer, unbound: Unbound, target: TargetWords, spec: ToolSpec) -> Unbound:
     assert spec.ui is not None
     ranked = card_candidates(customer, target, spec.ui.offered, card_row)
     detail = unbound.detail

@@ -95,9 +95,7 @@ class ToolCallTrace(AppendOnlyModel):
     harness = models.CharField(max_length=10, default="guarded")
     event = models.CharField(max_length=12, choices=Event.choices)
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, null=True, blank=True)
-    conversation = models.ForeignKey(
-        "bankbot.Conversation", on_delete=models.PROTECT, null=True, blank=True
-    )
+    conversation = models.ForeignKey("bankbot.Conversation", on_delete=models.PROTECT, null=True, blank=True)
     proposal = models.ForeignKey(
         Proposal, on_delete=models.PROTECT, null=True, blank=True, related_name="trace"
     )
@@ -110,9 +108,7 @@ class ToolCallTrace(AppendOnlyModel):
     reason = models.TextField(blank=True)
     result = models.JSONField(null=True, blank=True)
     idempotency_key = models.UUIDField(null=True, blank=True, db_index=True)
-    approver = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
+    approver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
     latency_ms = models.FloatField(default=0)
 
     class Meta(AppendOnlyModel.Meta):

@@ -57,21 +57,45 @@ class NaiveHarness:
 
     def call(self, name: Any, raw_arguments: Any, _depth: int = 0) -> ToolOutcome:
         try:
-            args = json.loads(raw_arguments) if isinstance(raw_arguments, str) else dict(
-                raw_arguments or {})
+            args = json.loads(raw_arguments) if isinstance(raw_arguments, str) else dict(raw_arguments or {})
             data = self._run(str(name), args)
-        except (DomainError, ValidationError, ValueError, TypeError, KeyError,
-                Account.DoesNotExist, Card.DoesNotExist, Card.MultipleObjectsReturned,
-                Transaction.DoesNotExist) as error:
+        except (
+            DomainError,
+            ValidationError,
+            ValueError,
+            TypeError,
+            KeyError,
+            Account.DoesNotExist,
+            Card.DoesNotExist,
+            Card.MultipleObjectsReturned,
+            Transaction.DoesNotExist,
+        ) as error:
             message = getattr(error, "message", str(error))
-            trace_record(event=ToolCallTrace.Event.FAILED, decision="error", tool=str(name)[:50],
-                         customer=self.customer, conversation=self.conversation,
-                         raw_args=str(raw_arguments)[:4000], reason=message, harness="naive")
-            return ToolOutcome(tool=str(name), status=OutcomeStatus.ERROR,
-                               error=Denial(getattr(error, "code", "error"), message))
-        trace_record(event=ToolCallTrace.Event.EXECUTED, decision="ok", tool=str(name)[:50],
-                     customer=self.customer, conversation=self.conversation,
-                     raw_args=str(raw_arguments)[:4000], result=data, harness="naive")
+            trace_record(
+                event=ToolCallTrace.Event.FAILED,
+                decision="error",
+                tool=str(name)[:50],
+                customer=self.customer,
+                conversation=self.conversation,
+                raw_args=str(raw_arguments)[:4000],
+                reason=message,
+                harness="naive",
+            )
+            return ToolOutcome(
+                tool=str(name),
+                status=OutcomeStatus.ERROR,
+                error=Denial(getattr(error, "code", "error"), message),
+            )
+        trace_record(
+            event=ToolCallTrace.Event.EXECUTED,
+            decision="ok",
+            tool=str(name)[:50],
+            customer=self.customer,
+            conversation=self.conversation,
+            raw_args=str(raw_arguments)[:4000],
+            result=data,
+            harness="naive",
+        )
         # The cardinal sin: text in a result is taken as the next command.
         follow = _next_action(data)
         if follow is not None and _depth < self.MAX_CHAINED:
@@ -81,18 +105,25 @@ class NaiveHarness:
     def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "get_statement":
             parsed = NaiveGetStatementArgs.model_validate(args)
-            account = (Account.objects.get(number=parsed.account_id) if parsed.account_id
-                       else self.customer.accounts.first())
+            account = (
+                Account.objects.get(number=parsed.account_id)
+                if parsed.account_id
+                else self.customer.accounts.first()
+            )
             statement = statement_for_month(customer=account.customer, month=parsed.month)
-            return {"account": account.number, "month": str(statement.month),
-                    "transactions": [transaction_row(t) for t in statement.transactions],
-                    "total_kzt": f"{statement.total:.2f}"}
+            return {
+                "account": account.number,
+                "month": str(statement.month),
+                "transactions": [transaction_row(t) for t in statement.transactions],
+                "total_kzt": f"{statement.total:.2f}",
+            }
         spec = CATALOG.get(name)
         if spec is None:
             raise KeyError(f"no tool {name}")
         if spec.effect == "read":
-            ctx = ActionContext(customer=self.customer, conversation=self.conversation,
-                                scopes=CUSTOMER_SCOPES)
+            ctx = ActionContext(
+                customer=self.customer, conversation=self.conversation, scopes=CUSTOMER_SCOPES
+            )
             return spec.run(ctx, spec.args.model_validate(args))
         # A write runs at once, for whoever owns the object it names: no mandate,
         # no confirmation, no ownership check.
@@ -102,16 +133,17 @@ class NaiveHarness:
         if "reason" in spec.args.model_fields:
             args["reason"] = _reason_code(args.get("reason"))
         owner = _OWNERS[spec.target.kind](args[spec.target.kind])
-        ctx = ActionContext(customer=owner, conversation=self.conversation,
-                            scopes=CUSTOMER_SCOPES)
+        ctx = ActionContext(customer=owner, conversation=self.conversation, scopes=CUSTOMER_SCOPES)
         return spec.run(ctx, spec.args.model_validate(args), idempotency_key=uuid.uuid4())
 
 
 _OWNERS = {
-    "card": lambda last4: Card.objects.select_related("account__customer").get(
-        last4=last4).account.customer,
-    "transaction": lambda reference: Transaction.objects.select_related(
-        "account__customer").get(reference=reference.upper()).account.customer,
+    "card": lambda last4: Card.objects.select_related("account__customer").get(last4=last4).account.customer,
+    "transaction": lambda reference: (
+        Transaction.objects.select_related("account__customer")
+        .get(reference=reference.upper())
+        .account.customer
+    ),
 }
 
 
@@ -135,7 +167,7 @@ def _next_action(data: Any) -> dict[str, Any] | None:
             return value["next_action"]
         if isinstance(value, str) and "next_action" in value:
             try:
-                found = json.loads(value[value.index("{"):value.rindex("}") + 1])
+                found = json.loads(value[value.index("{") : value.rindex("}") + 1])
             except ValueError:
                 continue
             if isinstance(found, dict) and isinstance(found.get("next_action"), dict):

@@ -42,8 +42,9 @@ def validation_denial(name: str, error: ValidationError) -> Denial:
             problems.append(f"{where} is not a parameter of {name}")
         else:
             problems.append(f"{where}: {item['msg']}")
-    return Denial("invalid_arguments", f"The arguments for {name} are not valid: "
-                  + "; ".join(problems) + ".")
+    return Denial(
+        "invalid_arguments", f"The arguments for {name} are not valid: " + "; ".join(problems) + "."
+    )
 
 
 def parse_call(name: str, raw_args: Any) -> tuple[ToolSpec, ToolArgs] | Denial:
@@ -51,11 +52,9 @@ def parse_call(name: str, raw_args: Any) -> tuple[ToolSpec, ToolArgs] | Denial:
     spec = CATALOG.get(name) if isinstance(name, str) else None
     if spec is None:
         known = ", ".join(CATALOG)
-        return Denial("unknown_tool", f"There is no tool called {str(name)[:60]!r}; "
-                      f"the tools are: {known}.")
+        return Denial("unknown_tool", f"There is no tool called {str(name)[:60]!r}; the tools are: {known}.")
     if not isinstance(raw_args, dict):
-        return Denial("invalid_arguments",
-                      f"The arguments for {name} must be a JSON object.")
+        return Denial("invalid_arguments", f"The arguments for {name} must be a JSON object.")
     try:
         return spec, spec.args.model_validate(raw_args)
     except ValidationError as error:
@@ -66,8 +65,7 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
     """None when the call may proceed (a read runs; a write becomes a proposal)."""
     if not ctx.has_scopes(spec.scopes):
         missing = ", ".join(sorted(spec.scopes - ctx.scopes))
-        return Denial("missing_scope", f"This session may not use {spec.name} "
-                      f"(it needs {missing}).")
+        return Denial("missing_scope", f"This session may not use {spec.name} (it needs {missing}).")
     if spec.effect == "read":
         return None
     assert spec.check is not None and spec.grant is not None and spec.sentences is not None
@@ -81,9 +79,14 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
         if grant is None:
             return _not_granted(ctx, spec)
         if grant in ctx.spent:
-            return Denial("mandate_spent", _("This exact action has already been proposed in "
-                                             "this turn; the card already shown can be "
-                                             "confirmed."))
+            return Denial(
+                "mandate_spent",
+                _(
+                    "This exact action has already been proposed in "
+                    "this turn; the card already shown can be "
+                    "confirmed."
+                ),
+            )
         spec.check(ctx, args)
     except DomainError as error:
         return Denial(error.code, error.message, english=error.english)
@@ -100,36 +103,48 @@ def _not_granted(ctx: ActionContext, spec: ToolSpec) -> Denial:
         # "Dispute Small and the Chocofamily one from the next day": one bound, one not —
         # the other's buttons come with the exact call, so no request is a dead end.
         others = unbound.candidates if unbound is not None else ()
-        return Denial("target_not_in_mandate", f"The customer asked for exactly this: {exact}. "
-                      "Only that can be proposed, with those very arguments."
-                      + (" For their other request, candidates: " + ", ".join(others) + "."
-                         if others else ""),
-                      asked_for=_granted_calls(ctx, spec, granted), candidates=others,
-                      fit="several" if unbound is not None and unbound.problem == "ambiguous"
-                      else "nearest")
+        return Denial(
+            "target_not_in_mandate",
+            f"The customer asked for exactly this: {exact}. "
+            "Only that can be proposed, with those very arguments."
+            + (" For their other request, candidates: " + ", ".join(others) + "." if others else ""),
+            asked_for=_granted_calls(ctx, spec, granted),
+            candidates=others,
+            fit="several" if unbound is not None and unbound.problem == "ambiguous" else "nearest",
+        )
     detail = unbound.detail if unbound else ""
-    unsure = (f"The customer's message is not a plain request ({detail}), so nothing will "
-              "be proposed.")
+    unsure = f"The customer's message is not a plain request ({detail}), so nothing will be proposed."
     if unbound is not None and unbound.candidates:
         candidates = " Candidates: " + ", ".join(unbound.candidates) + "."
         if unbound.problem == "ambiguous":
-            return Denial("target_not_in_mandate", sentences.ambiguous + candidates,
-                          candidates=unbound.candidates, fit="several")
+            return Denial(
+                "target_not_in_mandate",
+                sentences.ambiguous + candidates,
+                candidates=unbound.candidates,
+                fit="several",
+            )
         closest = sentences.closest or sentences.ambiguous
         plural = spec.target.plural if spec.target else "objects"
-        lead = unsure if unbound.problem == "unsure" else (
-            f"The customer's words do not identify exactly one of their {plural} ({detail}), "
-            "so none will be proposed.")
-        return Denial("target_not_in_mandate", f"{lead} {closest}{candidates}",
-                      candidates=unbound.candidates, fit="nearest")
+        lead = (
+            unsure
+            if unbound.problem == "unsure"
+            else (
+                f"The customer's words do not identify exactly one of their {plural} ({detail}), "
+                "so none will be proposed."
+            )
+        )
+        return Denial(
+            "target_not_in_mandate",
+            f"{lead} {closest}{candidates}",
+            candidates=unbound.candidates,
+            fit="nearest",
+        )
     if unbound is not None and unbound.problem == "unsure":
         return Denial("target_not_in_mandate", f"{unsure} {sentences.offer}")
-    return Denial("target_not_in_mandate", sentences.not_identified
-                  + (f" ({detail})" if detail else ""))
+    return Denial("target_not_in_mandate", sentences.not_identified + (f" ({detail})" if detail else ""))
 
 
-def _granted_calls(ctx: ActionContext, spec: ToolSpec, grants: list[Grant]
-                   ) -> tuple[dict[str, str], ...]:
+def _granted_calls(ctx: ActionContext, spec: ToolSpec, grants: list[Grant]) -> tuple[dict[str, str], ...]:
     """The exact arguments of the calls these grants authorise."""
     if spec.selected is None:
         return ()

@@ -74,8 +74,9 @@ class ConfirmOutcome:
 
 
 def args_digest(tool: str, args: dict[str, Any]) -> str:
-    canonical = json.dumps({"tool": tool, "args": args}, sort_keys=True, separators=(",", ":"),
-                           ensure_ascii=False)
+    canonical = json.dumps(
+        {"tool": tool, "args": args}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -87,7 +88,11 @@ def _conversation_of(ctx: ActionContext) -> Any:
 
 
 def proposal_create(
-    ctx: ActionContext, spec: ToolSpec, args: ToolArgs, sources: list[Source], *,
+    ctx: ActionContext,
+    spec: ToolSpec,
+    args: ToolArgs,
+    sources: list[Source],
+    *,
     read_from: int = 0,
 ) -> Proposal:
     """Store what policy allowed, with every external text read before it; each is
@@ -114,16 +119,16 @@ def proposal_said(proposal: Proposal) -> str:
     words, which also name the card's brand or the transaction's date and reason)."""
     spec = CATALOG.get(proposal.tool)
     english = (translation.get_language() or "en").startswith("en")
-    return (spec.action_text(proposal.args) if spec is not None and not english else ""
-            ) or proposal.summary
+    return (spec.action_text(proposal.args) if spec is not None and not english else "") or proposal.summary
 
 
 def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
     """The grants that proposals made since ``since`` (the customer's message)
     already used: a retried turn must not propose the same action twice."""
     spent = []
-    made = Proposal.objects.filter(conversation=_conversation_of(ctx), created_at__gte=since.created_at
-                                   ).exclude(status=Proposal.Status.EXPIRED)
+    made = Proposal.objects.filter(
+        conversation=_conversation_of(ctx), created_at__gte=since.created_at
+    ).exclude(status=Proposal.Status.EXPIRED)
     for proposal in made:
         spec = CATALOG.get(proposal.tool)
         if spec is None or spec.grant is None:
@@ -142,11 +147,11 @@ def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
     pid = _uuid_or_none(public_id)
     if pid is None:
         return None
-    return (Proposal.objects.select_related("conversation")
-            .filter(customer=customer, public_id=pid).first())
+    return Proposal.objects.select_related("conversation").filter(customer=customer, public_id=pid).first()
 
 
 # --- a click: what it may do --------------------------------------------------
+
 
 @dataclass(frozen=True)
 class FirstClick:
@@ -196,19 +201,33 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
         # Someone else's proposal answers exactly like a missing one.
         return Refused(_not_found(), proposal, reason_code="not_owner")
     if not digest == proposal.args_digest == args_digest(proposal.tool, proposal.args):
-        return Refused(ProposalChanged(_("This action changed after it was shown to you, so "
-                                         "it was not carried out. Ask the assistant to "
-                                         "prepare it again.")), proposal)
+        return Refused(
+            ProposalChanged(
+                _(
+                    "This action changed after it was shown to you, so "
+                    "it was not carried out. Ask the assistant to "
+                    "prepare it again."
+                )
+            ),
+            proposal,
+        )
     if proposal.status in (Status.EXECUTED, Status.FAILED):
-        stored = idempotency_replay(proposal.confirmation, customer=ctx.customer,
-                                    fingerprint=_fingerprint(proposal))
+        stored = idempotency_replay(
+            proposal.confirmation, customer=ctx.customer, fingerprint=_fingerprint(proposal)
+        )
         if stored is None:  # past the key's retention: the card still shows the result
-            return Refused(Conflict(_("This action was carried out already."),
-                                    code="proposal_not_pending"), proposal)
+            return Refused(
+                Conflict(_("This action was carried out already."), code="proposal_not_pending"), proposal
+            )
         return Replay(proposal, ctx, stored)
     if proposal.status == Status.DECLINED:
-        return Refused(Conflict(_("You declined this action; ask the assistant again if you "
-                                  "changed your mind."), code="proposal_declined"), proposal)
+        return Refused(
+            Conflict(
+                _("You declined this action; ask the assistant again if you changed your mind."),
+                code="proposal_declined",
+            ),
+            proposal,
+        )
     unfinished = _unfinished_confirmation(proposal)
     if unfinished is not None:
         return FirstClick(proposal, ctx, unfinished.idempotency_key, unfinished)
@@ -221,8 +240,9 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
     return FirstClick(proposal, ctx, key)  # its confirmation is written with the result
 
 
-def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] = (),
-                  careful: bool = True) -> ConfirmOutcome | Refused:
+def claim_execute(
+    claim: Claim, *, user: Any, failures: Sequence[BaseException] = (), careful: bool = True
+) -> ConfirmOutcome | Refused:
     """Carry out the claim and put the click on the record, in the claim's
     transaction. ``failures``: this click's earlier attempts, rolled back.
     ``careful=False`` runs the service without a savepoint of its own; if it
@@ -236,17 +256,29 @@ def claim_execute(claim: Claim, *, user: Any, failures: Sequence[BaseException] 
         return _execute(claim, approver, retries, careful=careful)
     if isinstance(claim, Replay):
         response = _canonical(claim.response)
-        ToolCallTrace.objects.bulk_create([*retries, trace_entry(
-            event=Event.REPLAYED, decision="ok", tool=claim.proposal.tool, ctx=claim.ctx,
-            proposal=claim.proposal, result=response, approver=approver,
-            idempotency_key=claim.proposal.confirmation.idempotency_key)])
+        ToolCallTrace.objects.bulk_create(
+            [
+                *retries,
+                trace_entry(
+                    event=Event.REPLAYED,
+                    decision="ok",
+                    tool=claim.proposal.tool,
+                    ctx=claim.ctx,
+                    proposal=claim.proposal,
+                    result=response,
+                    approver=approver,
+                    idempotency_key=claim.proposal.confirmation.idempotency_key,
+                ),
+            ]
+        )
         return ConfirmOutcome(proposal=claim.proposal, response=response, replayed=True)
     ToolCallTrace.objects.bulk_create([*retries, _refusal_entry(claim, approver)])
     return claim
 
 
-def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, careful: bool
-             ) -> ConfirmOutcome:
+def _execute(
+    claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, careful: bool
+) -> ConfirmOutcome:
     proposal, ctx, key = claim.proposal, claim.ctx, claim.key
     spec = CATALOG[proposal.tool]
     started = time.perf_counter()
@@ -273,27 +305,46 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, 
     proposal.status = Status.EXECUTED if executed else Status.FAILED
     proposal.result, proposal.decided_at = response, timezone.now()
     proposal.save(update_fields=["status", "result", "decided_at"])
-    idempotency_store(proposal=proposal, key=key, approver=approver,
-                      fingerprint=_fingerprint(proposal), response=response,
-                      confirmation=claim.unfinished)
+    idempotency_store(
+        proposal=proposal,
+        key=key,
+        approver=approver,
+        fingerprint=_fingerprint(proposal),
+        response=response,
+        confirmation=claim.unfinished,
+    )
     failure = response.get("error", {})
     # One row says it all: who clicked, the key, the arguments and the outcome.
-    ToolCallTrace.objects.bulk_create([
-        *retries,
-        trace_entry(event=Event.EXECUTED if executed else Event.FAILED,
-                    decision="ok" if executed else "error", tool=proposal.tool, ctx=ctx,
-                    proposal=proposal, validated_args=proposal.args, result=response,
-                    reason_code=failure.get("code", ""), reason=reason,
-                    idempotency_key=key, approver=approver,
-                    latency_ms=(time.perf_counter() - started) * 1000),
-    ])
+    ToolCallTrace.objects.bulk_create(
+        [
+            *retries,
+            trace_entry(
+                event=Event.EXECUTED if executed else Event.FAILED,
+                decision="ok" if executed else "error",
+                tool=proposal.tool,
+                ctx=ctx,
+                proposal=proposal,
+                validated_args=proposal.args,
+                result=response,
+                reason_code=failure.get("code", ""),
+                reason=reason,
+                idempotency_key=key,
+                approver=approver,
+                latency_ms=(time.perf_counter() - started) * 1000,
+            ),
+        ]
+    )
     fault_point("before_commit")
     return ConfirmOutcome(proposal=proposal, response=response, replayed=False)
 
 
-def proposal_confirm(*, user: Any, public_id: Any, digest: str,
-                     then: Callable[[Proposal, dict[str, Any]], object] | None = None
-                     ) -> ConfirmOutcome:
+def proposal_confirm(
+    *,
+    user: Any,
+    public_id: Any,
+    digest: str,
+    then: Callable[[Proposal, dict[str, Any]], object] | None = None,
+) -> ConfirmOutcome:
     """The customer pressed Confirm on the card showing ``digest``.
 
     Claim and execution commit together or not at all. A transient failure rolls
@@ -329,8 +380,11 @@ def proposal_confirm(*, user: Any, public_id: Any, digest: str,
                 raise  # the database is slow or away: the view's 503 says nothing was done
             _record_giving_up(public_id, user, key, failures)
             raise TemporarilyUnavailable(
-                _("The bank could not finish this just now. Nothing was done; "
-                  "press Confirm again in a moment.")) from error
+                _(
+                    "The bank could not finish this just now. Nothing was done; "
+                    "press Confirm again in a moment."
+                )
+            ) from error
     if isinstance(answer, Refused):
         raise answer.error
     return answer
@@ -338,14 +392,16 @@ def proposal_confirm(*, user: Any, public_id: Any, digest: str,
 
 # --- decline ------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Declined:
     proposal: Proposal
     replayed: bool  # an earlier click declined it; this one answers the same
 
 
-def proposal_decline(*, user: Any, public_id: Any,
-                     then: Callable[[Proposal], object] | None = None) -> Proposal:
+def proposal_decline(
+    *, user: Any, public_id: Any, then: Callable[[Proposal], object] | None = None
+) -> Proposal:
     """The customer pressed Decline: one transaction, on the record like a confirm.
     ``then(proposal)``: the caller's record of the decline, in the same
     transaction; a second decline does not repeat it."""
@@ -356,10 +412,16 @@ def proposal_decline(*, user: Any, public_id: Any,
             trace_record(**_refusal_fields(answer, approver))
         else:
             proposal = answer.proposal
-            trace_record(event=Event.REPLAYED if answer.replayed else Event.DECLINED,
-                         decision="deny", tool=proposal.tool, proposal=proposal,
-                         validated_args=proposal.args, approver=approver,
-                         reason_code="declined", reason="The customer declined.")
+            trace_record(
+                event=Event.REPLAYED if answer.replayed else Event.DECLINED,
+                decision="deny",
+                tool=proposal.tool,
+                proposal=proposal,
+                validated_args=proposal.args,
+                approver=approver,
+                reason_code="declined",
+                reason="The customer declined.",
+            )
             if then is not None and not answer.replayed:
                 then(proposal)
     if isinstance(answer, Refused):
@@ -379,8 +441,12 @@ def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
     if proposal.status != Status.PENDING or _unfinished_confirmation(proposal) is not None:
-        return Refused(Conflict(_("You confirmed this action already; it cannot be declined."),
-                                code="proposal_not_pending"), proposal)
+        return Refused(
+            Conflict(
+                _("You confirmed this action already; it cannot be declined."), code="proposal_not_pending"
+            ),
+            proposal,
+        )
     if proposal_state(proposal) == Status.EXPIRED:  # lapsed unseen: now on the record
         proposal.status = Status.EXPIRED
         proposal.save(update_fields=["status"])
@@ -401,6 +467,7 @@ def proposal_state(proposal: Proposal, *, now: datetime | None = None) -> str:
 
 # --- helpers ------------------------------------------------------------------
 
+
 def _uuid_or_none(public_id: Any) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(public_id))
@@ -417,8 +484,12 @@ def _locked(public_id: Any) -> Proposal | None:
     pid = _uuid_or_none(public_id)
     if pid is None:
         return None
-    proposal = (Proposal.objects.select_related("conversation", "customer")
-                .select_for_update(of=("self",)).filter(public_id=pid).first())
+    proposal = (
+        Proposal.objects.select_related("conversation", "customer")
+        .select_for_update(of=("self",))
+        .filter(public_id=pid)
+        .first()
+    )
     if proposal is not None and proposal.conversation.customer_id == proposal.customer_id:
         proposal.conversation.customer = proposal.customer  # one row, read once
     return proposal
@@ -460,39 +531,65 @@ def _refusal_fields(refused: Refused, approver: Any) -> dict[str, Any]:
     found"."""
     proposal = refused.proposal
     code = refused.reason_code or refused.error.code
-    reason = ("Someone other than the owner clicked; answered as not found."
-              if code == "not_owner" else refused.error.english)
-    return {"event": refused.event, "decision": "deny", "tool": proposal.tool if proposal else "",
-            "proposal": proposal, "approver": approver, "reason_code": code, "reason": reason}
+    reason = (
+        "Someone other than the owner clicked; answered as not found."
+        if code == "not_owner"
+        else refused.error.english
+    )
+    return {
+        "event": refused.event,
+        "decision": "deny",
+        "tool": proposal.tool if proposal else "",
+        "proposal": proposal,
+        "approver": approver,
+        "reason_code": code,
+        "reason": reason,
+    }
 
 
 def _refusal_entry(refused: Refused, approver: Any) -> ToolCallTrace:
     return trace_entry(**_refusal_fields(refused, approver))
 
 
-def _retry_entries(failures: Sequence[BaseException], *, proposal: Proposal | None, approver: Any,
-                   key: uuid.UUID | None, gave_up: bool = False) -> list[ToolCallTrace]:
+def _retry_entries(
+    failures: Sequence[BaseException],
+    *,
+    proposal: Proposal | None,
+    approver: Any,
+    key: uuid.UUID | None,
+    gave_up: bool = False,
+) -> list[ToolCallTrace]:
     """One row per attempt that failed and was rolled back."""
     rows = []
     for attempt, error in enumerate(failures, 1):
         last = gave_up and attempt == len(failures)
-        then = ("nothing was done; the card can be confirmed again" if last
-                else "trying again with the same key")
-        rows.append(trace_entry(
-            event=Event.FAILED, decision="error" if last else "retry",
-            tool=proposal.tool if proposal else "", proposal=proposal, approver=approver,
-            reason_code="temporarily_unavailable" if last else "transient",
-            reason=f"Attempt {attempt} failed ({type(error).__name__}); {then}.",
-            idempotency_key=key))
+        then = (
+            "nothing was done; the card can be confirmed again" if last else "trying again with the same key"
+        )
+        rows.append(
+            trace_entry(
+                event=Event.FAILED,
+                decision="error" if last else "retry",
+                tool=proposal.tool if proposal else "",
+                proposal=proposal,
+                approver=approver,
+                reason_code="temporarily_unavailable" if last else "transient",
+                reason=f"Attempt {attempt} failed ({type(error).__name__}); {then}.",
+                idempotency_key=key,
+            )
+        )
     return rows
 
 
-def _record_giving_up(public_id: Any, user: Any, key: uuid.UUID,
-                      failures: list[BaseException]) -> None:
+def _record_giving_up(public_id: Any, user: Any, key: uuid.UUID, failures: list[BaseException]) -> None:
     """Every try failed quickly and was rolled back: put the tries on the record."""
     pid = _uuid_or_none(public_id)
     with transaction.atomic():
-        proposal = (Proposal.objects.select_related("customer", "conversation")
-                    .filter(public_id=pid).first() if pid else None)
-        ToolCallTrace.objects.bulk_create(_retry_entries(
-            failures, proposal=proposal, approver=_approver(user), key=key, gave_up=True))
+        proposal = (
+            Proposal.objects.select_related("customer", "conversation").filter(public_id=pid).first()
+            if pid
+            else None
+        )
+        ToolCallTrace.objects.bulk_create(
+            _retry_entries(failures, proposal=proposal, approver=_approver(user), key=key, gave_up=True)
+        )

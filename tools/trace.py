@@ -63,8 +63,7 @@ def trace_entry(
         conversation=conversation,
         proposal=proposal,
         mandate=mandate,
-        raw_args=without_nul(
-            raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)),
+        raw_args=without_nul(raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)),
         validated_args=_jsonable(validated_args),
         reason_code=reason_code,
         reason=without_nul(reason),

@@ -38,7 +38,7 @@ def isodate(value: Any) -> date | Any:
 
 @register.filter
 def month_name(value: Any) -> str:
-    """"2026-10" → "October 2026" ("октябрь 2026" in Russian, as after "за")."""
+    """ "2026-10" → "October 2026" ("октябрь 2026" in Russian, as after "за")."""
     try:
         first = date.fromisoformat(f"{str(value)[:7]}-01")
     except ValueError:

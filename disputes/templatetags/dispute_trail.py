@@ -33,8 +33,9 @@ def unique_texts(sources: Any) -> list[dict[str, Any]]:
         if not excerpt:
             continue
         key = (str(source.get("author", "")), excerpt)
-        text = texts.setdefault(key, {"excerpt": excerpt, "author": key[0], "tools": [],
-                                      "reads": 0, "shown": []})
+        text = texts.setdefault(
+            key, {"excerpt": excerpt, "author": key[0], "tools": [], "reads": 0, "shown": []}
+        )
         text["reads"] += 1
         tool = str(source.get("tool", ""))
         if tool and tool not in text["tools"]:
@@ -49,5 +50,7 @@ def unique_texts(sources: Any) -> list[dict[str, Any]]:
 
 # The harness's marks (tools/provenance.py) as staff read them; disputes does not
 # import the harness, so the two codes are spelt here.
-SHOWN_BECAUSE = {"mentions_target": "names the disputed transaction",
-                 "instruction_this_turn": "reads like an instruction, read in the proposing turn"}
+SHOWN_BECAUSE = {
+    "mentions_target": "names the disputed transaction",
+    "instruction_this_turn": "reads like an instruction, read in the proposing turn",
+}

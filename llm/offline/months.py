@@ -124,8 +124,9 @@ def find_month(text: str, today: date) -> MonthMention | None:
         year = match["year"]
         month = f"{int(year):04d}-{number:02d}" if year else most_recent(number, today)
         day_named = match["day_before"] or match["day_after"]
-        return MonthMention(month, _valid_day(int(day_named) if day_named else None), match.start(),
-                            match.end())
+        return MonthMention(
+            month, _valid_day(int(day_named) if day_named else None), match.start(), match.end()
+        )
     for pattern, offset in RELATIVE_MONTHS:
         match = pattern.search(text)
         if match:

@@ -58,8 +58,7 @@ UNBLOCK_VERB_RE = re.compile(
     r")(?!\w)",
     re.I,
 )
-VERBS = (("unblock_card", UNBLOCK_VERB_RE), ("raise_dispute", DISPUTE_VERB_RE),
-         ("block_card", BLOCK_VERB_RE))
+VERBS = (("unblock_card", UNBLOCK_VERB_RE), ("raise_dispute", DISPUTE_VERB_RE), ("block_card", BLOCK_VERB_RE))
 PARTICIPLE_RE = re.compile(r"(?:ed|en)$|charged\s*-?\s*back", re.I)
 
 # Words that make a verb something other than an order: just before it, a noun
@@ -178,8 +177,11 @@ def read_orders(text: str, record: dict[str, Any] | None, seen: Seen) -> Orders:
         for match in pattern.finditer(text):
             # A verb inside one read already ("block" in "lift the block on") is its word.
             if not any(start < match.end() and match.start() < end for start, end, _ in found):
-                found.append((match.start(), match.end(), tool) if _is_order(text, match)
-                             else (match.start(), match.end(), ""))
+                found.append(
+                    (match.start(), match.end(), tool)
+                    if _is_order(text, match)
+                    else (match.start(), match.end(), "")
+                )
     verbs = sorted(verb for verb in found if verb[2])
     previous_end = 0
     for index, (start, end, tool) in enumerate(verbs):

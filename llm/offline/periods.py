@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
-PeriodKind = Literal["today", "yesterday", "day_before_yesterday", "this_week", "last_week",
-                     "last_days"]
+PeriodKind = Literal["today", "yesterday", "day_before_yesterday", "this_week", "last_week", "last_days"]
 
 
 @dataclass(frozen=True)
@@ -29,14 +28,20 @@ _PATTERNS: tuple[tuple[re.Pattern[str], PeriodKind], ...] = (
     (re.compile(r"\bday\s+before\s+yesterday\b|\bпозавчера\b", re.I), "day_before_yesterday"),
     (re.compile(r"\byesterday\b|\bвчера\w*", re.I), "yesterday"),
     (re.compile(r"\btoday\b|\bсегодня\w*", re.I), "today"),
-    (re.compile(r"\b(?:last|previous|prior)\s+week\b|\bweek\s+before\b"
-                r"|\b(?:прошл|предыдущ)\w*\s+недел\w*", re.I), "last_week"),
+    (
+        re.compile(
+            r"\b(?:last|previous|prior)\s+week\b|\bweek\s+before\b"
+            r"|\b(?:прошл|предыдущ)\w*\s+недел\w*",
+            re.I,
+        ),
+        "last_week",
+    ),
     (re.compile(r"\b(?:this|current)\s+week\b|\b(?:эт|текущ)\w*\s+недел\w*", re.I), "this_week"),
 )
 # "the last 10 days", "past 7 days", "за последние 10 дней", "последнюю неделю".
 _LAST_DAYS = re.compile(
-    r"\b(?:last|past)\s+(?P<n>\d{1,3})\s+days?\b|\bпоследни[ех]\s+(?P<n_ru>\d{1,3})\s+(?:дн|день)\w*",
-    re.I)
+    r"\b(?:last|past)\s+(?P<n>\d{1,3})\s+days?\b|\bпоследни[ех]\s+(?P<n_ru>\d{1,3})\s+(?:дн|день)\w*", re.I
+)
 _LAST_SEVEN = re.compile(r"\b(?:the\s+)?past\s+week\b|\bпоследн\w+\s+недел\w*", re.I)
 LONGEST = 366
 

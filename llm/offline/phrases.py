@@ -32,41 +32,41 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "pick_one": {
         "en": "Your words fit more than one, so I have not prepared anything yet. Press the "
-              "button next to the one you mean.",
+        "button next to the one you mean.",
         "ru": "Под ваше описание подходит несколько, поэтому я пока ничего не подготовил. "
-              "Нажмите кнопку рядом с нужной.",
+        "Нажмите кнопку рядом с нужной.",
     },
     "pick_nearest": {
         "en": "I couldn't match your words to exactly one, so I have not prepared anything yet. "
-              "Here are the nearest: press the button next to the one you mean.",
+        "Here are the nearest: press the button next to the one you mean.",
         "ru": "Точно под ваше описание ничего не подошло, поэтому я пока ничего не подготовил. "
-              "Вот самые близкие варианты: нажмите кнопку рядом с нужным.",
+        "Вот самые близкие варианты: нажмите кнопку рядом с нужным.",
     },
     "pick_the_one": {
         "en": "I couldn't match your words exactly, so I have not prepared anything yet. If "
-              "this is the one you mean, press its button.",
+        "this is the one you mean, press its button.",
         "ru": "Точного совпадения с вашими словами нет, поэтому я пока ничего не подготовил. "
-              "Если вы об этом, нажмите кнопку рядом.",
+        "Если вы об этом, нажмите кнопку рядом.",
     },
     "ask_plainly_raise_dispute": {
         "en": "I have not prepared a dispute. If you want one, press Dispute next to the "
-              "transaction, or tell me plainly which one to dispute (for example: dispute T-1001).",
+        "transaction, or tell me plainly which one to dispute (for example: dispute T-1001).",
         "ru": "Я не готовил спор. Если он нужен, нажмите «Оспорить» рядом с операцией или "
-              "напишите прямо, какую оспорить (например: оспорьте T-1001).",
+        "напишите прямо, какую оспорить (например: оспорьте T-1001).",
     },
     "ask_plainly_block_card": {
         "en": "I have not prepared a card block. If you want one, press Block next to the card, "
-              "or tell me plainly which card to block (for example: block card 4242).",
+        "or tell me plainly which card to block (for example: block card 4242).",
         "ru": "Я не готовил блокировку. Если она нужна, нажмите «Заблокировать» рядом с картой "
-              "или напишите прямо, какую заблокировать (например: заблокируйте карту 4242).",
+        "или напишите прямо, какую заблокировать (например: заблокируйте карту 4242).",
     },
     "ask_plainly_unblock_card": {
         "en": "I have not prepared an unblock. If you want one, press Unblock next to a card you "
-              "blocked, or tell me plainly which card to unblock (for example: unblock card "
-              "4242).",
+        "blocked, or tell me plainly which card to unblock (for example: unblock card "
+        "4242).",
         "ru": "Я не готовил разблокировку. Если она нужна, нажмите «Разблокировать» рядом с "
-              "картой, которую вы заблокировали, или напишите прямо, какую разблокировать "
-              "(например: разблокируйте карту 4242).",
+        "картой, которую вы заблокировали, или напишите прямо, какую разблокировать "
+        "(например: разблокируйте карту 4242).",
     },
     "card_digits_unblock": {
         "en": "Which card should I unblock? Please tell me its last four digits.",
@@ -74,9 +74,9 @@ TEXTS: dict[str, dict[Language, str]] = {
     },
     "no_own_blocked_cards": {
         "en": "None of your cards is blocked by you. A card the bank blocked is unblocked by "
-              "support: please call us or visit a branch.",
+        "support: please call us or visit a branch.",
         "ru": "Ни одна ваша карта не заблокирована вами. Карту, заблокированную банком, "
-              "разблокирует поддержка: позвоните нам или приходите в отделение.",
+        "разблокирует поддержка: позвоните нам или приходите в отделение.",
     },
     "error": {
         "en": "I couldn't do that: {message}",
@@ -116,10 +116,8 @@ TEXTS: dict[str, dict[Language, str]] = {
         "ru": "Баланс счёта, оканчивающегося на {account}: {balance}.",
     },
     "balance_many": {"en": "Your balances: {items}.", "ru": "Баланс ваших счетов: {items}."},
-    "balance_item": {"en": "account ending {account}: {balance}",
-                     "ru": "счёт на {account}: {balance}"},
-    "no_accounts": {"en": "I couldn't find an account of yours.",
-                    "ru": "Я не нашёл ваших счетов."},
+    "balance_item": {"en": "account ending {account}: {balance}", "ru": "счёт на {account}: {balance}"},
+    "no_accounts": {"en": "I couldn't find an account of yours.", "ru": "Я не нашёл ваших счетов."},
     "cards_list": {"en": "You have {count}: {items}.", "ru": "У вас {count}: {items}."},
     "card_state": {"en": "Card •••• {card} is {status}.", "ru": "Карта •••• {card}: {status}."},
     "card_item": {"en": "•••• {card} — {status}", "ru": "•••• {card} — {status}"},
@@ -133,10 +131,12 @@ TEXTS: dict[str, dict[Language, str]] = {
     "card_bank_hint": {
         "en": " A card the bank blocked is unblocked by support: please call us or visit a branch.",
         "ru": " Карту, заблокированную банком, разблокирует поддержка: позвоните нам или "
-              "приходите в отделение.",
+        "приходите в отделение.",
     },
-    "no_such_card": {"en": "You have no card ending {card}.",
-                     "ru": "У вас нет карты, оканчивающейся на {card}."},
+    "no_such_card": {
+        "en": "You have no card ending {card}.",
+        "ru": "У вас нет карты, оканчивающейся на {card}.",
+    },
     "no_cards": {"en": "You have no cards.", "ru": "У вас нет карт."},
     "disputes_none": {"en": "You have no disputes.", "ru": "У вас нет споров."},
     "dispute_missing": {"en": "I couldn't find dispute {dispute}.", "ru": "Я не нашёл спор {dispute}."},
@@ -146,24 +146,26 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "{dispute} about {transaction} ({amount}), opened {opened}: {status}",
         "ru": "{dispute} по операции {transaction} ({amount}), открыт {opened}: {status}",
     },
-    "dispute_note": {"en": " The bank's note to you is in the table below.",
-                     "ru": " Комментарий банка для вас — в таблице ниже."},
+    "dispute_note": {
+        "en": " The bank's note to you is in the table below.",
+        "ru": " Комментарий банка для вас — в таблице ниже.",
+    },
     "dispute_opened": {"en": "open", "ru": "открыт"},
     "dispute_in_review": {"en": "being reviewed", "ru": "рассматривается"},
     "dispute_resolved": {"en": "resolved", "ru": "решён"},
     "dispute_rejected": {"en": "rejected", "ru": "отклонён"},
-    "spent": {"en": "{period} you spent {total}{what} ({count}).",
-              "ru": "{period} вы потратили {total}{what} ({count})."},
-    "spent_nothing": {"en": "{period} you spent nothing{what}.",
-                      "ru": "{period} трат{what} не было."},
+    "spent": {
+        "en": "{period} you spent {total}{what} ({count}).",
+        "ru": "{period} вы потратили {total}{what} ({count}).",
+    },
+    "spent_nothing": {"en": "{period} you spent nothing{what}.", "ru": "{period} трат{what} не было."},
     "spent_rows": {"en": " The transactions are below.", "ru": " Операции — ниже."},
     "spent_newest": {"en": " The newest {shown} are below.", "ru": " Последние {shown} — ниже."},
     "at_merchant": {"en": " at {merchant}", "ru": " в {merchant}"},
     "category_taxi": {"en": " on taxis", "ru": " на такси"},
     "category_groceries": {"en": " on groceries", "ru": " на продукты"},
     "category_coffee": {"en": " on coffee", "ru": " на кофе"},
-    "category_restaurants": {"en": " on restaurants and food delivery",
-                             "ru": " на рестораны и доставку еды"},
+    "category_restaurants": {"en": " on restaurants and food delivery", "ru": " на рестораны и доставку еды"},
     "category_travel": {"en": " on travel", "ru": " на путешествия"},
     "category_electronics": {"en": " on electronics", "ru": " на электронику"},
     "category_entertainment": {"en": " on entertainment", "ru": " на развлечения"},
@@ -172,28 +174,28 @@ TEXTS: dict[str, dict[Language, str]] = {
     "period_month": {"en": "In {month}", "ru": "В {month}"},
     "period_today": {"en": "Today ({days})", "ru": "Сегодня ({days})"},
     "period_yesterday": {"en": "Yesterday ({days})", "ru": "Вчера ({days})"},
-    "period_day_before_yesterday": {"en": "The day before yesterday ({days})",
-                                    "ru": "Позавчера ({days})"},
+    "period_day_before_yesterday": {"en": "The day before yesterday ({days})", "ru": "Позавчера ({days})"},
     "period_this_week": {"en": "This week ({days})", "ru": "На этой неделе ({days})"},
     "period_last_week": {"en": "Last week ({days})", "ru": "На прошлой неделе ({days})"},
-    "period_last_days": {"en": "In the last {count} days ({days})",
-                         "ru": "За последние {count} дн. ({days})"},
+    "period_last_days": {
+        "en": "In the last {count} days ({days})",
+        "ru": "За последние {count} дн. ({days})",
+    },
     "period_days": {"en": "From {days}", "ru": "С {days}"},
     "twice_found": {
         "en": "I found {count} of {amount}{at}: {rows}. If one of them is a mistake, "
-              "press Dispute… next to it below.",
+        "press Dispute… next to it below.",
         "ru": "Я нашёл {count} по {amount}{at}: {rows}. Если одно из них ошибочное, "
-              "нажмите «Оспорить…» рядом с ним ниже.",
+        "нажмите «Оспорить…» рядом с ним ниже.",
     },
     "twice_row": {"en": "{reference} on {posted_at}", "ru": "{reference} от {posted_at}"},
     "twice_none": {
         "en": "I couldn't find two charges of the same amount{at}; the charges I found are "
-              "below. If one of them is wrong, press Dispute… next to it.",
+        "below. If one of them is wrong, press Dispute… next to it.",
         "ru": "Я не нашёл двух списаний на одну сумму{at}; найденные операции — ниже. Если "
-              "какая-то из них ошибочная, нажмите «Оспорить…» рядом с ней.",
+        "какая-то из них ошибочная, нажмите «Оспорить…» рядом с ней.",
     },
-    "twice_nothing": {"en": "I couldn't find any charges{at}.",
-                      "ru": "Я не нашёл списаний{at}."},
+    "twice_nothing": {"en": "I couldn't find any charges{at}.", "ru": "Я не нашёл списаний{at}."},
     "and": {"en": " and ", "ru": " и "},
     "unavailable": {
         "en": "Sorry, I can't do that in this chat.",
@@ -207,9 +209,9 @@ AMOUNTS = frozenset({"total", "balance", "amount"})
 
 
 def say(key: str, language: Language, **values: str) -> str:
-    return TEXTS[key][language].format(**{
-        name: money(value, language) if name in AMOUNTS else value
-        for name, value in values.items()})
+    return TEXTS[key][language].format(
+        **{name: money(value, language) if name in AMOUNTS else value for name, value in values.items()}
+    )
 
 
 def money(amount: str, language: Language) -> str:
@@ -230,12 +232,10 @@ def month_label(month: str, language: Language, *, case: str = "nominative") -> 
 
 
 def count_transactions(count: int, language: Language) -> str:
-    return count_of(count, language, ("transaction", "transactions"),
-                    ("операция", "операции", "операций"))
+    return count_of(count, language, ("transaction", "transactions"), ("операция", "операции", "операций"))
 
 
-def count_of(count: int, language: Language, english: tuple[str, str],
-             russian: tuple[str, str, str]) -> str:
+def count_of(count: int, language: Language, english: tuple[str, str], russian: tuple[str, str, str]) -> str:
     """'2 cards' / '2 карты': a number with its noun in the right plural."""
     if language == "en":
         return f"{count} {english[0] if count == 1 else english[1]}"
@@ -255,8 +255,11 @@ def days_label(first: str, last: str, language: Language) -> str:
         start, end = (tuple(int(part) for part in day.split("-")) for day in (first, last))
         (y1, m1, d1), (y2, m2, d2) = start, end
         names = ENGLISH_MONTHS if language == "en" else RUSSIAN_MONTHS
-        month = (lambda number: names[number][0].capitalize()) if language == "en" else (
-            lambda number: names[number][1])
+        month = (
+            (lambda number: names[number][0].capitalize())
+            if language == "en"
+            else (lambda number: names[number][1])
+        )
     except (KeyError, ValueError):
         return f"{first} – {last}"
     if start == end:

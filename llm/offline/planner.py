@@ -76,14 +76,17 @@ def _next_step(conversation: ChatRequest, requests: list[CustomerRequest]) -> St
     if retries:
         return Step(calls=retries)
     steps = [_HANDLERS[request.intent](conversation, request) for request in requests]
-    step = Step(calls=[call for each in steps for call in each.calls],
-                text="\n\n".join(each.text for each in steps if each.text))
+    step = Step(
+        calls=[call for each in steps for call in each.calls],
+        text="\n\n".join(each.text for each in steps if each.text),
+    )
     # Stop after a denial or any error: relaying it beats retrying blindly.
     if any(exchange.status == "error" for exchange in conversation.results()):
         step.calls = []
     made = _made(conversation)
     if any(exchange.is_write for exchange in conversation.exchanges) or any(
-            call.name not in WRITE_TOOLS and call.key() not in made for call in step.calls):
+        call.name not in WRITE_TOOLS and call.key() not in made for call in step.calls
+    ):
         # Each write the customer asked for is proposed once, all in the same round:
         # one still waiting for its lookup holds the others back, and after the
         # round of writes there are no more (but the exact calls the harness names).
@@ -97,8 +100,11 @@ def _statement_step(conversation: ChatRequest, request: CustomerRequest) -> Step
         # "Show my statement" on the 1st: this month is empty, so the latest month with
         # transactions is shown too (a month the customer named is answered as asked).
         latest = done[0].data.get("latest_month_with_transactions") if done[0].status == "ok" else None
-        follow_up = (_call(conversation, "get_statement", month=str(latest))
-                     if latest and len(done) == 1 and not request.month else None)
+        follow_up = (
+            _call(conversation, "get_statement", month=str(latest))
+            if latest and len(done) == 1 and not request.month
+            else None
+        )
         return Step(calls=[follow_up]) if follow_up else Step()  # the final text summarises
     call = _call(
         conversation,
@@ -109,8 +115,7 @@ def _statement_step(conversation: ChatRequest, request: CustomerRequest) -> Step
     return Step(calls=[call]) if call else _unavailable(request)
 
 
-def _read_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
-               **arguments: Any) -> Step:
+def _read_step(conversation: ChatRequest, request: CustomerRequest, tool: str, **arguments: Any) -> Step:
     """One read, answered from its result (questions.py)."""
     if any(exchange.name == tool for exchange in conversation.exchanges):
         return Step()
@@ -121,36 +126,69 @@ def _read_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
 def _spending_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
     period = request.period
     if period is not None:
-        return _read_step(conversation, request, "get_spending", merchant=request.merchant,
-                          category=request.category, date_from=period.first.isoformat(),
-                          date_to=period.last.isoformat())
-    return _read_step(conversation, request, "get_spending", merchant=request.merchant,
-                      category=request.category,
-                      month=request.month or shift_month(conversation.today, 0))
+        return _read_step(
+            conversation,
+            request,
+            "get_spending",
+            merchant=request.merchant,
+            category=request.category,
+            date_from=period.first.isoformat(),
+            date_to=period.last.isoformat(),
+        )
+    return _read_step(
+        conversation,
+        request,
+        "get_spending",
+        merchant=request.merchant,
+        category=request.category,
+        month=request.month or shift_month(conversation.today, 0),
+    )
 
 
 def _duplicates_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    """"Why was I charged twice at X?": the merchant's charges, to show the pair;
+    """ "Why was I charged twice at X?": the merchant's charges, to show the pair;
     no dispute is proposed (the customer asked why, and the rows carry Dispute…)."""
-    return _read_step(conversation, request, "find_transactions", merchant=request.merchant,
-                      amount=None, month=request.month)
+    return _read_step(
+        conversation,
+        request,
+        "find_transactions",
+        merchant=request.merchant,
+        amount=None,
+        month=request.month,
+    )
 
 
 def _block_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    return _card_step(conversation, request, "block_card",
-                      lambda card: card.get("status") == "active",
-                      ask="card_digits", none="no_active_cards")
+    return _card_step(
+        conversation,
+        request,
+        "block_card",
+        lambda card: card.get("status") == "active",
+        ask="card_digits",
+        none="no_active_cards",
+    )
 
 
 def _unblock_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    return _card_step(conversation, request, "unblock_card",
-                      lambda card: card.get("status") == "blocked"
-                      and card.get("blocked_by") == "customer",
-                      ask="card_digits_unblock", none="no_own_blocked_cards")
+    return _card_step(
+        conversation,
+        request,
+        "unblock_card",
+        lambda card: card.get("status") == "blocked" and card.get("blocked_by") == "customer",
+        ask="card_digits_unblock",
+        none="no_own_blocked_cards",
+    )
 
 
-def _card_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
-               applies: Callable[[Row], bool], *, ask: str, none: str) -> Step:
+def _card_step(
+    conversation: ChatRequest,
+    request: CustomerRequest,
+    tool: str,
+    applies: Callable[[Row], bool],
+    *,
+    ask: str,
+    none: str,
+) -> Step:
     """A card write is proposed whenever it is asked for: the card named, else the
     best guess among the cards it applies to (the harness decides; a denial
     brings the candidates' buttons)."""
@@ -161,33 +199,40 @@ def _card_step(conversation: ChatRequest, request: CustomerRequest, tool: str,
     if cards_result is None:
         call = _call(conversation, "list_cards")
         return Step(calls=[call]) if call else Step(text=say(ask, request.language))
-    cards = [card for card in cards_result.data.get("cards", [])
-             if isinstance(card, dict) and applies(card)]
+    cards = [card for card in cards_result.data.get("cards", []) if isinstance(card, dict) and applies(card)]
     if not cards:
         return Step(text=say(none, request.language))
-    if _BOTH.search(request.text) and len(pair := _two_best(
-            cards, lambda card: _card_fit(card, request.text))) == 2:
+    if (
+        _BOTH.search(request.text)
+        and len(pair := _two_best(cards, lambda card: _card_fit(card, request.text))) == 2
+    ):
         calls = [_call(conversation, tool, card=str(card.get("card"))) for card in pair]
         if all(calls):  # "block both my Visa cards": each (the harness decides)
             return Step(calls=[c for c in calls if c is not None])
-    guess = max(enumerate(cards), key=lambda item: (_card_fit(item[1], request.text),
-                                                     -item[0]))[1]
+    guess = max(enumerate(cards), key=lambda item: (_card_fit(item[1], request.text), -item[0]))[1]
     call = _call(conversation, tool, card=str(guess.get("card")))
     return Step(calls=[call]) if call else _unavailable(request)
 
 
 # Russian words for what a card's label says in Latin letters: «визы», «мастеркард».
-_LABEL_WORDS = (("виз", "visa"), ("мастер", "mastercard"), ("голд", "gold"), ("золот", "gold"),
-                ("кредит", "credit"), ("дебет", "debit"), ("виртуал", "virtual"))
+_LABEL_WORDS = (
+    ("виз", "visa"),
+    ("мастер", "mastercard"),
+    ("голд", "gold"),
+    ("золот", "gold"),
+    ("кредит", "credit"),
+    ("дебет", "debit"),
+    ("виртуал", "virtual"),
+)
 
 
 def _card_fit(card: Row, text: str) -> float:
     """How well a card's label ("Mastercard •••• 5505") fits the customer's words."""
     label = _words(str(card.get("label", "")))
-    said = [next((latin for stem, latin in _LABEL_WORDS if word.startswith(stem)), word)
-            for word in _words(text)]
-    return max((fuzz.ratio(word, name) for word in said for name in label
-                if not name.isdigit()), default=0.0)
+    said = [
+        next((latin for stem, latin in _LABEL_WORDS if word.startswith(stem)), word) for word in _words(text)
+    ]
+    return max((fuzz.ratio(word, name) for word in said for name in label if not name.isdigit()), default=0.0)
 
 
 def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
@@ -212,13 +257,22 @@ def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
         return Step(text=say("no_match", language))
     lookup = next(lookup for lookup in lookups if lookup.transactions())
     matches = _matching(lookup, request) or rows
-    if _BOTH.search(request.text) and not request.amount and len(
-            pair := _two_best(matches, lambda row: _row_fit(row, request))) == 2:
+    if (
+        _BOTH.search(request.text)
+        and not request.amount
+        and len(pair := _two_best(matches, lambda row: _row_fit(row, request))) == 2
+    ):
         # "dispute both Magnum payments": each of the two (the harness decides).
-        calls = [_call(conversation, "raise_dispute", transaction=str(row.get("reference")),
-                       amount=str(row.get("amount_kzt", "")),
-                       reason=_reason(conversation, request.text, request.reason))
-                 for row in pair]
+        calls = [
+            _call(
+                conversation,
+                "raise_dispute",
+                transaction=str(row.get("reference")),
+                amount=str(row.get("amount_kzt", "")),
+                reason=_reason(conversation, request.text, request.reason),
+            )
+            for row in pair
+        ]
         if all(calls):
             return Step(calls=[c for c in calls if c is not None])
     best = max(enumerate(matches), key=lambda item: (_row_fit(item[1], request), -item[0]))[1]
@@ -273,15 +327,25 @@ def _asked_for(conversation: ChatRequest) -> list[ToolCall]:
     said which (a denial's "asked_for"): each made once, as the harness spelled it,
     and only after a denial of the model's own proposal (never of such a call)."""
     writes = [exchange for exchange in conversation.exchanges if exchange.is_write]
-    named = [(exchange.name, asked) for exchange in writes
-             if exchange.status == "error" and exchange.result is not None
-             and isinstance(exchange.result.get("asked_for"), list)
-             for asked in exchange.result["asked_for"] if isinstance(asked, dict)]
-    named_calls = [call for name, asked in named
-                   if (call := _call(conversation, name, **{str(k): v for k, v in asked.items()}))]
+    named = [
+        (exchange.name, asked)
+        for exchange in writes
+        if exchange.status == "error"
+        and exchange.result is not None
+        and isinstance(exchange.result.get("asked_for"), list)
+        for asked in exchange.result["asked_for"]
+        if isinstance(asked, dict)
+    ]
+    named_calls = [
+        call
+        for name, asked in named
+        if (call := _call(conversation, name, **{str(k): v for k, v in asked.items()}))
+    ]
     named_keys = {call.key() for call in named_calls}
-    if any(ToolCall(exchange.name, exchange.arguments).key() in named_keys
-           and exchange.status == "error" for exchange in writes):
+    if any(
+        ToolCall(exchange.name, exchange.arguments).key() in named_keys and exchange.status == "error"
+        for exchange in writes
+    ):
         return []  # a call the harness named was denied too: once is enough
     made = _made(conversation)
     calls: list[ToolCall] = []
@@ -315,12 +379,22 @@ def _lookups(conversation: ChatRequest, request: CustomerRequest) -> list[Exchan
     customer's own lookup first (a later one may have been planted; the harness
     judges whatever is proposed from it) — this request's own before another's,
     when one message asks for two writes."""
-    found = [exchange for exchange in conversation.results()
-             if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok"]
-    own = _call(conversation, "find_transactions", merchant=request.merchant,
-                amount=request.amount, month=request.month)
-    return sorted(found, key=lambda exchange: own is None or (
-        ToolCall(exchange.name, exchange.arguments).key() != own.key()))
+    found = [
+        exchange
+        for exchange in conversation.results()
+        if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok"
+    ]
+    own = _call(
+        conversation,
+        "find_transactions",
+        merchant=request.merchant,
+        amount=request.amount,
+        month=request.month,
+    )
+    return sorted(
+        found,
+        key=lambda exchange: own is None or (ToolCall(exchange.name, exchange.arguments).key() != own.key()),
+    )
 
 
 def _matching(lookup: Exchange, request: CustomerRequest) -> list[dict[str, Any]]:
@@ -371,7 +445,8 @@ _HANDLERS: dict[str, Callable[[ChatRequest, CustomerRequest], Step]] = {
     "balance": lambda conversation, request: _read_step(conversation, request, "get_balance"),
     "cards": lambda conversation, request: _read_step(conversation, request, "list_cards"),
     "disputes": lambda conversation, request: _read_step(
-        conversation, request, "get_disputes", dispute=request.dispute),
+        conversation, request, "get_disputes", dispute=request.dispute
+    ),
     "duplicates": _duplicates_step,
     "block": _block_step,
     "unblock": _unblock_step,
@@ -502,9 +577,7 @@ def _image_link(conversation: ChatRequest, url: str) -> str:
 # --- the final answer --------------------------------------------------------
 
 
-def _final_text(
-    conversation: ChatRequest, request: CustomerRequest, step_text: str, planted: Planted
-) -> str:
+def _final_text(conversation: ChatRequest, request: CustomerRequest, step_text: str, planted: Planted) -> str:
     parts = _statement_summaries(conversation, request) + answers(conversation, request)
     if step_text:
         parts.append(step_text)
@@ -566,11 +639,10 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
             error = result.get("error")
             message = error.get("message") if isinstance(error, dict) else error
             code = error.get("code") if isinstance(error, dict) else ""
-            if code in ("not_in_mandate", "target_not_in_mandate") and (
-                    exchange.name in WRITE_TOOLS):
+            if code in ("not_in_mandate", "target_not_in_mandate") and (exchange.name in WRITE_TOOLS):
                 if result.get("asked_for") and any(
-                        later.name == exchange.name for later in conversation.exchanges
-                        if later is not exchange):
+                    later.name == exchange.name for later in conversation.exchanges if later is not exchange
+                ):
                     continue  # made again as the customer asked: that outcome is said
                 # What the bank's rule means for the customer, not the rule's words.
                 texts.append(say(_denied_key(exchange.name, result), request.language))

@@ -39,19 +39,18 @@ def balance(data: dict[str, Any], language: Language) -> str:
     accounts = [a for a in data.get("accounts", []) if isinstance(a, dict)]
     if not accounts:
         return say("no_accounts", language)
-    values = [{"account": str(a.get("account")), "balance": str(a.get("balance_kzt"))}
-              for a in accounts]
+    values = [{"account": str(a.get("account")), "balance": str(a.get("balance_kzt"))} for a in accounts]
     if len(values) == 1:
         return say("balance_one", language, **values[0])
-    return say("balance_many", language,
-               items="; ".join(say("balance_item", language, **v) for v in values))
+    return say("balance_many", language, items="; ".join(say("balance_item", language, **v) for v in values))
 
 
 def card_status(card: dict[str, Any], language: Language) -> str:
     if card.get("status") == "active":
         return say("card_active", language)
-    return say("card_blocked_customer" if card.get("blocked_by") == "customer"
-               else "card_blocked_bank", language)
+    return say(
+        "card_blocked_customer" if card.get("blocked_by") == "customer" else "card_blocked_bank", language
+    )
 
 
 def cards(data: dict[str, Any], request: CustomerRequest) -> str:
@@ -61,17 +60,22 @@ def cards(data: dict[str, Any], request: CustomerRequest) -> str:
         rows = [c for c in rows if str(c.get("card")) == request.card]
         if not rows:
             return say("no_such_card", language, card=request.card)
-        text = say("card_state", language, card=str(rows[0].get("card")),
-                   status=card_status(rows[0], language))
+        text = say(
+            "card_state", language, card=str(rows[0].get("card")), status=card_status(rows[0], language)
+        )
     elif not rows:
         return say("no_cards", language)
     else:
         # By its digits only: a card's label holds its brand, text staff may edit.
-        items = "; ".join(say("card_item", language, card=str(c.get("card")),
-                              status=card_status(c, language)) for c in rows)
-        text = say("cards_list", language, items=items,
-                   count=count_of(len(rows), language, ("card", "cards"),
-                                  ("карта", "карты", "карт")))
+        items = "; ".join(
+            say("card_item", language, card=str(c.get("card")), status=card_status(c, language)) for c in rows
+        )
+        text = say(
+            "cards_list",
+            language,
+            items=items,
+            count=count_of(len(rows), language, ("card", "cards"), ("карта", "карты", "карт")),
+        )
     blocked_by = {c.get("blocked_by") for c in rows if c.get("status") == "blocked"}
     if "customer" in blocked_by:
         text += say("card_unblock_hint", language)
@@ -87,12 +91,20 @@ def disputes(data: dict[str, Any], request: CustomerRequest) -> str:
         if request.dispute:
             return say("dispute_missing", language, dispute=request.dispute)
         return say("disputes_none", language)
-    items = [say("dispute_item", language, dispute=str(d.get("dispute_id")),
-                 transaction=str(d.get("transaction")), amount=str(d.get("amount_kzt")),
-                 opened=str(d.get("opened_on")),
-                 status=say(f"dispute_{d.get('status')}", language)
-                 if f"dispute_{d.get('status')}" in _STATUSES else str(d.get("status")))
-             for d in rows]
+    items = [
+        say(
+            "dispute_item",
+            language,
+            dispute=str(d.get("dispute_id")),
+            transaction=str(d.get("transaction")),
+            amount=str(d.get("amount_kzt")),
+            opened=str(d.get("opened_on")),
+            status=say(f"dispute_{d.get('status')}", language)
+            if f"dispute_{d.get('status')}" in _STATUSES
+            else str(d.get("status")),
+        )
+        for d in rows
+    ]
     if request.dispute and len(items) == 1:
         text = say("dispute_one", language, item=items[0])
     else:
@@ -118,8 +130,14 @@ def spending(data: dict[str, Any], request: CustomerRequest) -> str:
     count = count if isinstance(count, int) else 0
     if count == 0:
         return say("spent_nothing", language, period=period, what=what)
-    text = say("spent", language, period=period, what=what, total=str(data.get("total_kzt")),
-               count=count_transactions(count, language))
+    text = say(
+        "spent",
+        language,
+        period=period,
+        what=what,
+        total=str(data.get("total_kzt")),
+        count=count_transactions(count, language),
+    )
     if data.get("has_more"):
         return text + say("spent_newest", language, shown=str(ROWS_SHOWN))
     return text + say("spent_rows", language)
@@ -132,8 +150,7 @@ def _period(data: dict[str, Any], request: CustomerRequest) -> str:
     if request.period is None:
         month = first[:7]
         if first.endswith("-01") and last[:7] == month:
-            return say("period_month", language,
-                       month=month_label(month, language, case="prepositional"))
+            return say("period_month", language, month=month_label(month, language, case="prepositional"))
         return say("period_days", language, days=days)
     if request.period.kind == "last_days":
         return say("period_last_days", language, days=days, count=str(request.period.days))
@@ -156,10 +173,25 @@ def duplicates(exchange: Exchange, request: CustomerRequest) -> str:
         return say("twice_none", language, at=at)
     texts = []
     for amount, group in doubled:
-        listed = [say("twice_row", language, reference=str(row.get("reference")),
-                      posted_at=str(row.get("posted_at"))) for row in group]
-        texts.append(say("twice_found", language, amount=amount, at=at,
-                         rows=", ".join(listed[:-1]) + say("and", language) + listed[-1],
-                         count=count_of(len(group), language, ("charges", "charges"),
-                                        ("списание", "списания", "списаний"))))
+        listed = [
+            say(
+                "twice_row",
+                language,
+                reference=str(row.get("reference")),
+                posted_at=str(row.get("posted_at")),
+            )
+            for row in group
+        ]
+        texts.append(
+            say(
+                "twice_found",
+                language,
+                amount=amount,
+                at=at,
+                rows=", ".join(listed[:-1]) + say("and", language) + listed[-1],
+                count=count_of(
+                    len(group), language, ("charges", "charges"), ("списание", "списания", "списаний")
+                ),
+            )
+        )
     return " ".join(texts)

@@ -26,8 +26,7 @@ class ModelServer(ThreadingHTTPServer):
     # Hundreds of customers' turns may connect at the same moment.
     request_queue_size = 1024
 
-    def __init__(self, *, delay: float = 0.0, personality: Personality = "careful", port: int = 0
-                 ) -> None:
+    def __init__(self, *, delay: float = 0.0, personality: Personality = "careful", port: int = 0) -> None:
         super().__init__(("127.0.0.1", port), ModelRequestHandler)
         self.model = OfflineModel(personality)
         self.delay = delay
@@ -75,8 +74,9 @@ class ModelRequestHandler(BaseHTTPRequestHandler):
             self.server.hold(self.path)
             if self.answer_early():
                 return
-            request = httpx2.Request(self.command, self.server.url + self.path,
-                                     headers=dict(self.headers), content=body)
+            request = httpx2.Request(
+                self.command, self.server.url + self.path, headers=dict(self.headers), content=body
+            )
             response = self.server.model(request)
             content_type = response.headers.get("content-type", "application/json")
             if content_type.startswith("text/event-stream"):
@@ -121,7 +121,6 @@ class ModelRequestHandler(BaseHTTPRequestHandler):
 
 def serve_in_thread(server: ModelServer) -> threading.Thread:
     """Serve until ``server.shutdown()``; a short poll interval makes that prompt."""
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     return thread

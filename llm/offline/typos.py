@@ -22,17 +22,58 @@ from .months import ENGLISH_MONTHS, RUSSIAN_MONTHS
 # Each word the understanding patterns key on, with the concept it stands for:
 # a misspelling as near to two concepts' words is left alone.
 _CONCEPTS: dict[str, tuple[str, ...]] = {
-    "statement": ("statement", "statements", "transactions", "transaction", "history",
-                  "payments", "purchases", "activity", "выписка", "выписку", "выписки",
-                  "выписке", "операции", "операций", "операциям", "транзакции", "транзакций",
-                  "история", "историю", "платежи", "платежей"),
-    "spend": ("spend", "spent", "spending", "total", "потратил", "потратила", "потратили",
-              "траты", "трат", "расходы", "расходов", "сколько", "итого", "всего"),
-    "balance": ("balance", "balances", "available", "баланс", "остаток", "остатке", "денег",
-                "средств"),
+    "statement": (
+        "statement",
+        "statements",
+        "transactions",
+        "transaction",
+        "history",
+        "payments",
+        "purchases",
+        "activity",
+        "выписка",
+        "выписку",
+        "выписки",
+        "выписке",
+        "операции",
+        "операций",
+        "операциям",
+        "транзакции",
+        "транзакций",
+        "история",
+        "историю",
+        "платежи",
+        "платежей",
+    ),
+    "spend": (
+        "spend",
+        "spent",
+        "spending",
+        "total",
+        "потратил",
+        "потратила",
+        "потратили",
+        "траты",
+        "трат",
+        "расходы",
+        "расходов",
+        "сколько",
+        "итого",
+        "всего",
+    ),
+    "balance": ("balance", "balances", "available", "баланс", "остаток", "остатке", "денег", "средств"),
     "card": ("cards", "карта", "карты", "карту", "картой", "картам", "картах"),
-    "dispute": ("disputes", "споры", "спора", "споров", "диспуты", "диспута", "претензии",
-                "претензия", "претензию"),
+    "dispute": (
+        "disputes",
+        "споры",
+        "спора",
+        "споров",
+        "диспуты",
+        "диспута",
+        "претензии",
+        "претензия",
+        "претензию",
+    ),
     "status": ("status", "статус", "статуса"),
     "twice": ("twice", "double", "дважды"),
     "yesterday": ("yesterday", "вчера"),
@@ -55,31 +96,69 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
 # The writes' verbs: corrected by one edit at most, so a state ("blocked",
 # «заблокирована», "disputed") is never read as a request.
 WRITE_CONCEPTS: dict[str, tuple[str, ...]] = {
-    "block": ("block", "freeze", "заблокируйте", "заблокируй", "заблокировать",
-              "заморозьте", "заморозить"),
-    "unblock": ("unblock", "unfreeze", "разблокируйте", "разблокируй", "разблокировать",
-                "разморозьте", "разморозить"),
+    "block": ("block", "freeze", "заблокируйте", "заблокируй", "заблокировать", "заморозьте", "заморозить"),
+    "unblock": (
+        "unblock",
+        "unfreeze",
+        "разблокируйте",
+        "разблокируй",
+        "разблокировать",
+        "разморозьте",
+        "разморозить",
+    ),
     "dispute-verb": ("dispute", "chargeback", "оспорьте", "оспорить", "оспорь"),
 }
 _CONCEPTS.update(WRITE_CONCEPTS)
 for _number, _names in (*ENGLISH_MONTHS.items(), *RUSSIAN_MONTHS.items()):
     # Abbreviations ("sept", "oct") are too short to correct safely; full names only.
     _CONCEPTS[f"month-{_number}"] = _CONCEPTS.get(f"month-{_number}", ()) + tuple(
-        name for name in _names if len(name) >= 5)
+        name for name in _names if len(name) >= 5
+    )
 
-VOCABULARY: dict[str, str] = {word: concept for concept, words in _CONCEPTS.items()
-                              for word in words}
+VOCABULARY: dict[str, str] = {word: concept for concept, words in _CONCEPTS.items() for word in words}
 _CHOICES = list(VOCABULARY)
 
 # Real words one letter from a vocabulary word: never "corrected" into it
 # ("match" is not "march", «марка» is neither «марта» nor «карта»).
-KEEP = frozenset({
-    "match", "matches", "batch", "cards", "spent", "spend", "total", "month", "marks",
-    "chase", "trace", "spell", "hello", "thanks", "please", "status", "статус",
-    "марка", "марку", "парта", "карма", "тратит", "сколь",
-    "black", "blocks", "clock", "flock", "breeze", "frieze", "disputed", "blocked", "frozen",
-    "unblocked", "заблокирую", "оспорю",
-})
+KEEP = frozenset(
+    {
+        "match",
+        "matches",
+        "batch",
+        "cards",
+        "spent",
+        "spend",
+        "total",
+        "month",
+        "marks",
+        "chase",
+        "trace",
+        "spell",
+        "hello",
+        "thanks",
+        "please",
+        "status",
+        "статус",
+        "марка",
+        "марку",
+        "парта",
+        "карма",
+        "тратит",
+        "сколь",
+        "black",
+        "blocks",
+        "clock",
+        "flock",
+        "breeze",
+        "frieze",
+        "disputed",
+        "blocked",
+        "frozen",
+        "unblocked",
+        "заблокирую",
+        "оспорю",
+    }
+)
 
 # The shortest word worth correcting: shorter ones ("card" / "hard") are too close
 # to too many real words.

@@ -27,8 +27,19 @@ from .months import MONTH_BY_NAME, MonthMention, find_month
 from .periods import Period, find_period
 from .typos import corrected
 
-Intent = Literal["statement", "total", "spending", "balance", "cards", "disputes", "duplicates",
-                 "block", "unblock", "dispute", "help"]
+Intent = Literal[
+    "statement",
+    "total",
+    "spending",
+    "balance",
+    "cards",
+    "disputes",
+    "duplicates",
+    "block",
+    "unblock",
+    "dispute",
+    "help",
+]
 Language = Literal["en", "ru"]
 
 DEFAULT_REASON = "Customer does not recognise this charge"
@@ -230,9 +241,11 @@ TWICE_RE = re.compile(
     r"|\btwice\b|\bдважды\b|\bдва\s+раза\b|\bдвойн\w+\s+списани\w*",
     re.I,
 )
-DISPUTE_VERB_RE = re.compile(r"\b(?:dispute|chargeback|contest)\w*|\bоспор\w*|\bоспар\w*|\bопротест\w*"
-                             r"|\brefund\b(?=\s+(?:one|it|this|that|them|the|my)\b)",
-                             re.I)
+DISPUTE_VERB_RE = re.compile(
+    r"\b(?:dispute|chargeback|contest)\w*|\bоспор\w*|\bоспар\w*|\bопротест\w*"
+    r"|\brefund\b(?=\s+(?:one|it|this|that|them|the|my)\b)",
+    re.I,
+)
 # "my cards", "is card 4242 blocked?", «какие у меня карты»: a question about cards.
 CARDS_RE = re.compile(r"\bcards?\b|\bкарт(?:а|ы|у|ой|е|ам|ах|очк\w*)?\b", re.I)
 GREETING_RE = re.compile(
@@ -354,8 +367,7 @@ def _understood(text: str, today: date, intent: Intent | None) -> CustomerReques
     month = mention.month if mention else None
     day = mention.day if mention else None
     account = find_account(text)
-    base = CustomerRequest(intent="help", language=language, text=text, month=month, day=day,
-                           account=account)
+    base = CustomerRequest(intent="help", language=language, text=text, month=month, day=day, account=account)
     # A write the mandate reads as asked for is one, however it is worded («можно открыть
     # спор по оплате в Глово?», "I'd rather it's blocked till then"): the model is at least
     # as generous as the mandate.
@@ -366,12 +378,20 @@ def _understood(text: str, today: date, intent: Intent | None) -> CustomerReques
     if _about_disputes(text) and not DISPUTE_OPEN_RE.search(plain) and RAISE_DISPUTE not in asked:
         found = DISPUTE_REF_RE.search(text)
         return replace(base, intent="disputes", dispute=f"D-{found['number']}" if found else None)
-    if TWICE_RE.search(text) and not DISPUTE_VERB_RE.search(plain) and intent != "dispute" and (
-            RAISE_DISPUTE not in asked):
-        return replace(base, intent="duplicates",
-                       merchant=find_merchant(typed) or _capitalised_name(typed))
-    if DISPUTE_RE.search(plain) or DISPUTE_OPEN_RE.search(plain) or find_reference(text) or (
-            intent == "dispute") or RAISE_DISPUTE in asked:
+    if (
+        TWICE_RE.search(text)
+        and not DISPUTE_VERB_RE.search(plain)
+        and intent != "dispute"
+        and (RAISE_DISPUTE not in asked)
+    ):
+        return replace(base, intent="duplicates", merchant=find_merchant(typed) or _capitalised_name(typed))
+    if (
+        DISPUTE_RE.search(plain)
+        or DISPUTE_OPEN_RE.search(plain)
+        or find_reference(text)
+        or (intent == "dispute")
+        or RAISE_DISPUTE in asked
+    ):
         return replace(_dispute(text, mention, base), merchant=find_merchant(typed))
     if BALANCE_RE.search(text):
         return replace(base, intent="balance")
@@ -403,8 +423,7 @@ _CLAUSE_SPLIT_RE = re.compile(
     r"|\s+(?:and|also|then|plus|и|а|также|ещ[её]|потом|заодно)\s+",
     re.I,
 )
-_LEADING_JOINER_RE = re.compile(r"^(?:(?:and|also|then|plus|и|а|также|ещ[её]|потом|заодно)\s+)+",
-                                re.I)
+_LEADING_JOINER_RE = re.compile(r"^(?:(?:and|also|then|plus|и|а|также|ещ[её]|потом|заодно)\s+)+", re.I)
 # A clause that is nothing but another card or transaction: "… and 5505", "и T-5004 тоже".
 _BARE_TARGET_RE = re.compile(
     r"(?:(?:the|my|card|карту|карта|transaction|операцию|too|also|тоже|также)\s+)*"
@@ -412,8 +431,9 @@ _BARE_TARGET_RE = re.compile(
     re.I,
 )
 # "… dispute it", «разблокируйте её»: the object is in the clause before.
-_BACK_REFERENCE_RE = re.compile(r"\b(?:it|that|this|them|that\s+one|его|е[её]|н[её]е|него|это|эту|этот)\b",
-                                re.I)
+_BACK_REFERENCE_RE = re.compile(
+    r"\b(?:it|that|this|them|that\s+one|его|е[её]|н[её]е|него|это|эту|этот)\b", re.I
+)
 
 
 def _write_intent_of_clause(clause: str) -> Intent | None:
@@ -440,8 +460,9 @@ def _write_groups(text: str) -> list[tuple[Intent, list[str]]]:
             continue  # a joining word alone: "… . И ещё …"
         intent = _write_intent_of_clause(clause)
         if intent is None:
-            if groups and (_BARE_TARGET_RE.fullmatch(clause.strip(" .!")) or (
-                    joined and _another_object(clause))):
+            if groups and (
+                _BARE_TARGET_RE.fullmatch(clause.strip(" .!")) or (joined and _another_object(clause))
+            ):
                 groups.append((groups[-1][0], [clause]))
                 loose = None
             elif groups:
@@ -469,7 +490,7 @@ def _split_clauses(text: str) -> list[tuple[bool, str]]:
     parts: list[tuple[bool, str]] = []
     start, joined = 0, False
     for match in _CLAUSE_SPLIT_RE.finditer(text):
-        parts.append((joined, _LEADING_JOINER_RE.sub("", text[start:match.start()].strip())))
+        parts.append((joined, _LEADING_JOINER_RE.sub("", text[start : match.start()].strip())))
         joined = bool(match.group(0).strip(" ,")) and match.group(0)[:1].isspace()
         start = match.end()
     parts.append((joined, _LEADING_JOINER_RE.sub("", text[start:].strip())))
@@ -480,8 +501,7 @@ def _split_clauses(text: str) -> list[tuple[bool, str]]:
 # second object joined to a request, with no verb or subject of its own, is that request
 # again. Only proposed: the mandate decides whether it was asked for.
 _OBJECT_START_RE = re.compile(r"^(?:(?i:the|my|our|that|this|those|these|both)\b|[A-Z0-9])")
-_SUBJECT_RE = re.compile(r"\b(?:i|we|you|he|she|they|it|i'm|i've|я|мы|вы|ты|он|она|они|оно)\b",
-                         re.I)
+_SUBJECT_RE = re.compile(r"\b(?:i|we|you|he|she|they|it|i'm|i've|я|мы|вы|ты|он|она|они|оно)\b", re.I)
 _RU_VERB_RE = re.compile(r"\w(?:те|ть|ла|ли|ло|ал|ил|ел)\b", re.I)
 
 
@@ -541,24 +561,37 @@ def _about_disputes(text: str) -> bool:
         return True
     if find_reference(text):
         return False
-    return bool(DISPUTE_NOUN_RE.search(text) and STATUS_RE.search(text)
-                or DISPUTES_RE.search(text) and LIST_RE.search(text))
+    return bool(
+        DISPUTE_NOUN_RE.search(text)
+        and STATUS_RE.search(text)
+        or DISPUTES_RE.search(text)
+        and LIST_RE.search(text)
+    )
 
 
-def _reads(text: str, typed: str, mention: MonthMention | None, base: CustomerRequest,
-           period: Period | None) -> CustomerRequest:
+def _reads(
+    text: str, typed: str, mention: MonthMention | None, base: CustomerRequest, period: Period | None
+) -> CustomerRequest:
     """Statements, totals, spending and cards."""
     category = find_category(text)
     spent = bool(TOTAL_RE.search(text))
     merchant = find_spending_merchant(typed) if spent else None
     listed = spent or bool(STATEMENT_RE.search(text) or BOUGHT_RE.search(text))
-    if period and mention is None and (listed or category or len(text.split()) <= 3) or (
-            listed and (category or merchant)):
-        return replace(base, intent="spending", period=None if mention else period,
-                       category=None if merchant else category, merchant=merchant)
+    if (
+        period
+        and mention is None
+        and (listed or category or len(text.split()) <= 3)
+        or (listed and (category or merchant))
+    ):
+        return replace(
+            base,
+            intent="spending",
+            period=None if mention else period,
+            category=None if merchant else category,
+            merchant=merchant,
+        )
     if category and (mention or period):
-        return replace(base, intent="spending", period=None if mention else period,
-                       category=category)
+        return replace(base, intent="spending", period=None if mention else period, category=category)
     if spent:
         return replace(base, intent="total")
     if mention or STATEMENT_RE.search(text) or base.account:
@@ -576,8 +609,11 @@ def find_category(text: str) -> str | None:
 
 
 # "What did I buy yesterday?": a run of days with these words asks for its rows.
-BOUGHT_RE = re.compile(r"\b(?:buy|bought|paid|pay|charged|purchased?)\b|\bкупил\w*|\bоплатил\w*"
-                       r"|\bсписан\w*|\bсписал\w*|\bбыло\b", re.I)
+BOUGHT_RE = re.compile(
+    r"\b(?:buy|bought|paid|pay|charged|purchased?)\b|\bкупил\w*|\bоплатил\w*"
+    r"|\bсписан\w*|\bсписал\w*|\bбыло\b",
+    re.I,
+)
 # "on Yandex Go", "for Coffee Boom": where a spending question names a merchant.
 SPENT_ON_RE = re.compile(r"\b(?:on|for)\s+(?P<m>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)?)")
 

@@ -16,6 +16,10 @@ def local(*args: int) -> datetime:
 
 def add(customer: Customer, reference: str, posted_at: datetime, amount: str) -> Transaction:
     return Transaction.objects.create(
-        account=customer.accounts.get(), reference=reference, posted_at=posted_at,
-        amount=Decimal(amount), merchant="Magnum Cash&Carry", description="Groceries",
+        account=customer.accounts.get(),
+        reference=reference,
+        posted_at=posted_at,
+        amount=Decimal(amount),
+        merchant="Magnum Cash&Carry",
+        description="Groceries",
     )

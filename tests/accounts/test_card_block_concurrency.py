@@ -19,8 +19,7 @@ def test_it_blocks_the_card_exactly_once_when_confirmed_twice_at_once(alice):
     keys = [uuid.uuid4() for _ in range(THREADS)]
 
     results, errors = run_at_once(
-        [lambda key=key: card_block(customer=alice, last4="4242", idempotency_key=key)
-         for key in keys]
+        [lambda key=key: card_block(customer=alice, last4="4242", idempotency_key=key) for key in keys]
     )
 
     assert errors == []

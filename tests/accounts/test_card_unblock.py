@@ -35,8 +35,7 @@ def test_it_unblocks_a_card_and_records_who_when_and_why(blocked_card, staff):
     assert blocked_card.status == Card.Status.ACTIVE  # the caller's object is current
     stored = CardUnblock.objects.get()
     assert stored == record
-    assert (stored.card, stored.staff_user, stored.note) == (card, staff,
-                                                             "Customer found the card.")
+    assert (stored.card, stored.staff_user, stored.note) == (card, staff, "Customer found the card.")
     assert before <= stored.created_at <= timezone.now()
     assert (stored.blocked_at, stored.block_key) == (blocked_at, block_key)
 
@@ -93,8 +92,7 @@ def test_it_refuses_a_customer(blocked_card, alice):
 
 
 def test_it_refuses_staff_without_the_unblock_permission(blocked_card):
-    intern = get_user_model().objects.create_user(username="intern", password="pw-intern-1",
-                                                  is_staff=True)
+    intern = get_user_model().objects.create_user(username="intern", password="pw-intern-1", is_staff=True)
 
     with pytest.raises(NotPermitted):
         card_unblock(card=blocked_card, note="Please", staff_user=intern)

@@ -22,8 +22,7 @@ def blocked_card(alice) -> Card:
 
 
 def unblock(client, card: Card, note: str):
-    return client.post(CARDS, {"action": "unblock", "_selected_action": [card.pk], "note": note,
-                               "index": 0})
+    return client.post(CARDS, {"action": "unblock", "_selected_action": [card.pk], "note": note, "index": 0})
 
 
 def told(response) -> list[tuple[str, str]]:
@@ -47,8 +46,7 @@ def test_it_unblocks_with_a_note_and_says_so(client, staff, blocked_card):
     assert response.status_code == 302
     assert Card.objects.get(pk=blocked_card.pk).status == Card.Status.ACTIVE
     record = CardUnblock.objects.get()
-    assert (record.staff_user, record.note) == (staff, "Customer called from the registered "
-                                                       "number")
+    assert (record.staff_user, record.note) == (staff, "Customer called from the registered number")
     assert told(response) == [("success", f"{blocked_card} is unblocked; your note is on record.")]
 
 
@@ -74,8 +72,7 @@ def test_it_shows_the_unblock_history_on_the_card_page(client, staff, blocked_ca
 
 
 def test_it_hides_the_action_from_staff_without_the_permission(client, blocked_card):
-    intern = get_user_model().objects.create_user(username="intern", password="pw-intern-1",
-                                                  is_staff=True)
+    intern = get_user_model().objects.create_user(username="intern", password="pw-intern-1", is_staff=True)
     client.force_login(intern)
 
     response = unblock(client, blocked_card, "Let me")
@@ -96,11 +93,18 @@ def test_it_sends_a_customer_to_the_admin_login(client, alice, blocked_card):
 
 
 def test_it_keeps_the_status_out_of_reach_of_a_superuser_edit(admin_client, blocked_card):
-    response = admin_client.post(f"{CARDS}{blocked_card.pk}/change/", {
-        "account": blocked_card.account_id, "brand": "Visa", "last4": "4242",
-        "status": "active", "blocked_at": "",
-        "unblocks-TOTAL_FORMS": "0", "unblocks-INITIAL_FORMS": "0",
-    })
+    response = admin_client.post(
+        f"{CARDS}{blocked_card.pk}/change/",
+        {
+            "account": blocked_card.account_id,
+            "brand": "Visa",
+            "last4": "4242",
+            "status": "active",
+            "blocked_at": "",
+            "unblocks-TOTAL_FORMS": "0",
+            "unblocks-INITIAL_FORMS": "0",
+        },
+    )
 
     assert response.status_code == 302
     card = Card.objects.get(pk=blocked_card.pk)

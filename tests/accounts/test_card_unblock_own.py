@@ -21,8 +21,9 @@ def self_blocked(alice) -> Card:
 
 
 def bank_block(card: Card) -> None:
-    Card.objects.filter(pk=card.pk).update(status="blocked", blocked_at=timezone.now(),
-                                           blocked_by=Card.BlockedBy.BANK)
+    Card.objects.filter(pk=card.pk).update(
+        status="blocked", blocked_at=timezone.now(), blocked_by=Card.BlockedBy.BANK
+    )
 
 
 def test_a_customers_block_says_the_customer_made_it(self_blocked):
@@ -37,9 +38,17 @@ def test_it_unblocks_the_customers_own_block_and_records_it(alice, self_blocked)
 
     card = Card.objects.get(pk=self_blocked.pk)
     assert (card.status, card.blocked_at, card.block_key, card.blocked_by) == (
-        Card.Status.ACTIVE, None, None, "")
-    assert result.as_dict() == {"card": "4242", "label": "Visa •••• 4242", "status": "active",
-                                "changed": True}
+        Card.Status.ACTIVE,
+        None,
+        None,
+        "",
+    )
+    assert result.as_dict() == {
+        "card": "4242",
+        "label": "Visa •••• 4242",
+        "status": "active",
+        "changed": True,
+    }
     record = CardUnblock.objects.get()
     assert (record.card, record.staff_user, record.unblock_key) == (card, None, key)
     assert (record.blocked_at, record.block_key) == (blocked_at, block_key)
@@ -143,12 +152,10 @@ def test_staff_unblocking_clears_who_blocked(self_blocked, staff):
     assert Card.objects.get(pk=self_blocked.pk).blocked_by == ""
 
 
-def test_the_database_keeps_a_customer_unblock_to_its_key_and_a_staff_one_to_a_note(
-        self_blocked, staff):
+def test_the_database_keeps_a_customer_unblock_to_its_key_and_a_staff_one_to_a_note(self_blocked, staff):
     with pytest.raises(IntegrityError), transaction.atomic():
         CardUnblock.objects.create(card=self_blocked, blocked_at=self_blocked.blocked_at)
     with pytest.raises(IntegrityError), transaction.atomic():
-        CardUnblock.objects.create(card=self_blocked, blocked_at=self_blocked.blocked_at,
-                                   staff_user=staff)
+        CardUnblock.objects.create(card=self_blocked, blocked_at=self_blocked.blocked_at, staff_user=staff)
     with pytest.raises(IntegrityError), transaction.atomic():
         Card.objects.filter(pk=self_blocked.pk).update(block_key=None)

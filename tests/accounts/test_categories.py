@@ -19,16 +19,22 @@ pytestmark = pytest.mark.django_db
 
 def spent(customer, category):
     today = timezone.localdate()
-    return spending_for_period(customer=customer, first=today - timedelta(days=30), last=today,
-                               category=category)
+    return spending_for_period(
+        customer=customer, first=today - timedelta(days=30), last=today, category=category
+    )
 
 
 def test_a_merchants_own_words_never_move_a_payment_into_a_category(alice):
     account = alice.accounts.get()
     Transaction.objects.create(
-        account=account, reference="T-1901", posted_at=timezone.now() - timedelta(days=1),
-        amount=Decimal("240000.00"), merchant="Coffee Boom Laptops",
-        description="FREE COFFEE VOUCHER — coffee, coffee, taxi", mcc="5732")
+        account=account,
+        reference="T-1901",
+        posted_at=timezone.now() - timedelta(days=1),
+        amount=Decimal("240000.00"),
+        merchant="Coffee Boom Laptops",
+        description="FREE COFFEE VOUCHER — coffee, coffee, taxi",
+        mcc="5732",
+    )
     coffee = spent(alice, "coffee")
     assert [t.reference for t in coffee.transactions] == ["T-1003"]  # Coffee Boom, by its code
     assert coffee.total == Decimal("2500.50")
@@ -41,12 +47,25 @@ def test_a_payment_without_a_code_is_in_no_category(alice):
     assert spent(alice, "coffee").count == 0
 
 
-@pytest.mark.parametrize(("mcc", "category"), [
-    ("4121", "taxi"), ("5411", "groceries"), ("5814", "coffee"), ("5812", "restaurants"),
-    ("4511", "travel"), ("3012", "travel"), ("5732", "electronics"), ("7832", "entertainment"),
-    ("4899", "subscriptions"), ("5399", "shopping"), ("5912", None), ("", None), (None, None),
-    ("41a1", None),
-])
+@pytest.mark.parametrize(
+    ("mcc", "category"),
+    [
+        ("4121", "taxi"),
+        ("5411", "groceries"),
+        ("5814", "coffee"),
+        ("5812", "restaurants"),
+        ("4511", "travel"),
+        ("3012", "travel"),
+        ("5732", "electronics"),
+        ("7832", "entertainment"),
+        ("4899", "subscriptions"),
+        ("5399", "shopping"),
+        ("5912", None),
+        ("", None),
+        (None, None),
+        ("41a1", None),
+    ],
+)
 def test_a_code_belongs_to_one_category(mcc, category):
     assert category_of(mcc) == category
 
@@ -58,13 +77,16 @@ def test_every_demo_merchant_has_a_code_in_a_category(db):
         assert category_of(network_code(merchant)) in CATEGORIES, merchant
 
 
-@pytest.mark.parametrize(("said", "named"), [
-    ("how much on taxis", {"taxi"}),
-    ("the food delivery", {"restaurants"}),  # each word narrows
-    ("plane tickets", {"travel"}),
-    ("оспорьте покупку электроники", {"electronics"}),
-    ("доставку еды", {"restaurants"}),
-    ("the Magnum charge", set()),
-])
+@pytest.mark.parametrize(
+    ("said", "named"),
+    [
+        ("how much on taxis", {"taxi"}),
+        ("the food delivery", {"restaurants"}),  # each word narrows
+        ("plane tickets", {"travel"}),
+        ("оспорьте покупку электроники", {"electronics"}),
+        ("доставку еды", {"restaurants"}),
+        ("the Magnum charge", set()),
+    ],
+)
 def test_the_customers_words_name_categories(said, named):
     assert categories_named(said) == named

@@ -12,9 +12,27 @@ from bankbot.output_checks import check_answer
 from tools.reveal import normalise
 
 # The ones the review found missing from one of the two lists that were, and their kin.
-HIDDEN = ["\u034f", "\u00ad", "\u200b", "\u202e", "\u2066", "\u061c", "\u180e", "\ufe0f",
-          "\ufe00", "\U000e0101", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\ufff9",
-          "\u17b4", "\U0001d173", "\ufeff"]
+HIDDEN = [
+    "\u034f",
+    "\u00ad",
+    "\u200b",
+    "\u202e",
+    "\u2066",
+    "\u061c",
+    "\u180e",
+    "\ufe0f",
+    "\ufe00",
+    "\U000e0101",
+    "\u115f",
+    "\u1160",
+    "\u3164",
+    "\uffa0",
+    "\u2800",
+    "\ufff9",
+    "\u17b4",
+    "\U0001d173",
+    "\ufeff",
+]
 
 
 @pytest.mark.parametrize("char", HIDDEN, ids=lambda c: f"U+{ord(c):04X}")
@@ -39,5 +57,6 @@ def test_tag_characters_are_spelt_out_and_stripped():
 
 
 def test_every_shown_character_is_also_stripped():
-    assert all(HIDDEN_RE.fullmatch(chr(code)) for code in range(0x110000)
-               if INVISIBLE_RE.fullmatch(chr(code)))
+    assert all(
+        HIDDEN_RE.fullmatch(chr(code)) for code in range(0x110000) if INVISIBLE_RE.fullmatch(chr(code))
+    )

@@ -21,8 +21,10 @@ from tests.accounts.helpers import add, local
 
 def kept() -> dict[tuple[int, datetime], tuple[int, Decimal]]:
     """What the triggers keep."""
-    return {(row.account_id, row.hour): (row.count, Decimal(row.total_minor).scaleb(-2))
-            for row in HourlyTotal.objects.all()}
+    return {
+        (row.account_id, row.hour): (row.count, Decimal(row.total_minor).scaleb(-2))
+        for row in HourlyTotal.objects.all()
+    }
 
 
 def recounted() -> dict[tuple[int, datetime], tuple[int, Decimal]]:
@@ -65,12 +67,18 @@ def test_it_counts_a_transaction_created_through_the_orm(alice):
 
 def test_it_counts_rows_from_bulk_create(alice, bob):
     accounts = [alice.accounts.get(), bob.accounts.get()]
-    Transaction.objects.bulk_create([  # one INSERT: 30 rows, two accounts, a few hours
-        Transaction(account=accounts[n % 2], reference=f"T-61{n:02d}",
-                    posted_at=local(2025, 4, 1 + n % 3, 9, n), amount=Decimal("0.10") * (n + 1),
-                    merchant="Sulpak")
-        for n in range(30)
-    ])
+    Transaction.objects.bulk_create(
+        [  # one INSERT: 30 rows, two accounts, a few hours
+            Transaction(
+                account=accounts[n % 2],
+                reference=f"T-61{n:02d}",
+                posted_at=local(2025, 4, 1 + n % 3, 9, n),
+                amount=Decimal("0.10") * (n + 1),
+                merchant="Sulpak",
+            )
+            for n in range(30)
+        ]
+    )
 
     assert totals(alice, "2025-04") == (15, Decimal("22.50"))
     assert totals(bob, "2025-04") == (15, Decimal("24.00"))
@@ -81,11 +89,12 @@ def test_it_counts_rows_from_bulk_create(alice, bob):
 def test_it_counts_rows_inserted_with_raw_sql(alice):
     account = alice.accounts.get()
     at = connection.ops.adapt_datetimefield_value
-    rows = [(account.pk, f"T-62{n:02d}", at(local(2025, 5, 20, 10, n)), Decimal("1.01"))
-            for n in range(5)]
+    rows = [(account.pk, f"T-62{n:02d}", at(local(2025, 5, 20, 10, n)), Decimal("1.01")) for n in range(5)]
     values = ", ".join(["(%s, NULL, %s, %s, %s, 'Raw', '')"] * len(rows))  # placeholders only
-    sql = ("INSERT INTO accounts_transaction (account_id, card_id, reference, posted_at, amount,"  # noqa: S608
-           f" merchant, description) VALUES {values}")
+    sql = (
+        "INSERT INTO accounts_transaction (account_id, card_id, reference, posted_at, amount,"  # noqa: S608
+        f" merchant, description) VALUES {values}"
+    )
     with connection.cursor() as cursor:  # one statement, five rows in one hour
         cursor.execute(sql, [value for row in rows for value in row])
 
@@ -198,18 +207,22 @@ def test_it_totals_a_month_without_reading_its_transactions(alice):
 
 def test_it_pages_and_totals_a_customer_with_two_accounts(alice):
     # The page is read account by account (each in its index's order) and merged.
-    accounts = [alice.accounts.get(),
-                Account.objects.create(customer=alice, number="KZ86125KZT5004100199")]
+    accounts = [alice.accounts.get(), Account.objects.create(customer=alice, number="KZ86125KZT5004100199")]
     for n in range(9):
         Transaction.objects.create(
-            account=accounts[n % 2], reference=f"T-71{n:02d}", amount=Decimal(n + 1),
-            posted_at=local(2026, 2, 1 + n // 3, 12), merchant="Kaspi Magazin",  # ties by threes
+            account=accounts[n % 2],
+            reference=f"T-71{n:02d}",
+            amount=Decimal(n + 1),
+            posted_at=local(2026, 2, 1 + n // 3, 12),
+            merchant="Kaspi Magazin",  # ties by threes
         )
-    expected = list(Transaction.objects.filter(account__customer=alice, reference__startswith="T-71")
-                    .order_by("posted_at", "id").values_list("reference", flat=True))
+    expected = list(
+        Transaction.objects.filter(account__customer=alice, reference__startswith="T-71")
+        .order_by("posted_at", "id")
+        .values_list("reference", flat=True)
+    )
 
-    pages = [statement_for_month(customer=alice, month="2026-02", page=n, page_size=4)
-             for n in (1, 2, 3)]
+    pages = [statement_for_month(customer=alice, month="2026-02", page=n, page_size=4) for n in (1, 2, 3)]
 
     assert [row.reference for p in pages for row in p.transactions] == expected
     assert [p.has_more for p in pages] == [True, True, False]

@@ -9,8 +9,19 @@ from accounts.selectors import parse_month, statement_for_month, transactions_fi
 from errors import InvalidInput
 from tests.conftest import days_ago
 
-MALFORMED = ["2026-13", "26-10", "October", "", "2026-1", "2026-00", "2026/10", "2026-10-01",
-             "   ", "0999-10", None]
+MALFORMED = [
+    "2026-13",
+    "26-10",
+    "October",
+    "",
+    "2026-1",
+    "2026-00",
+    "2026/10",
+    "2026-10-01",
+    "   ",
+    "0999-10",
+    None,
+]
 
 
 @pytest.mark.parametrize("month", MALFORMED)

@@ -30,17 +30,31 @@ def seed() -> str:
 
 def snapshot() -> dict[str, list[tuple]]:
     return {
-        "transactions": list(Transaction.objects.order_by("reference").values_list(
-            "reference", "amount", "merchant", "description", "posted_at",
-            "account__number", "card__last4")),
-        "cards": list(Card.objects.order_by("account__number", "last4").values_list(
-            "account__number", "last4", "brand", "status", "blocked_at")),
-        "accounts": list(Account.objects.order_by("number").values_list(
-            "number", "customer__user__username", "balance")),
-        "users": list(get_user_model().objects.order_by("username").values_list(
-            "username", "password", "is_staff", "is_superuser")),
-        "customers": list(Customer.objects.order_by("full_name").values_list(
-            "full_name", "user__username")),
+        "transactions": list(
+            Transaction.objects.order_by("reference").values_list(
+                "reference",
+                "amount",
+                "merchant",
+                "description",
+                "posted_at",
+                "account__number",
+                "card__last4",
+            )
+        ),
+        "cards": list(
+            Card.objects.order_by("account__number", "last4").values_list(
+                "account__number", "last4", "brand", "status", "blocked_at"
+            )
+        ),
+        "accounts": list(
+            Account.objects.order_by("number").values_list("number", "customer__user__username", "balance")
+        ),
+        "users": list(
+            get_user_model()
+            .objects.order_by("username")
+            .values_list("username", "password", "is_staff", "is_superuser")
+        ),
+        "customers": list(Customer.objects.order_by("full_name").values_list("full_name", "user__username")),
     }
 
 
@@ -82,8 +96,13 @@ def test_it_leaves_identical_data_when_run_twice():
 # The calendar's edges, in the bank's time zone (Asia/Almaty, UTC+5): the 1st just after
 # midnight (still the last day of the month in UTC), a month's last evening, 1 January,
 # 29 February, the middle of a month.
-EDGES = ["2026-12-01T00:30+05:00", "2026-11-30T23:30+05:00", "2027-01-01T00:05+05:00",
-         "2028-02-29T12:00+05:00", "2026-11-18T12:00+05:00"]
+EDGES = [
+    "2026-12-01T00:30+05:00",
+    "2026-11-30T23:30+05:00",
+    "2027-01-01T00:05+05:00",
+    "2028-02-29T12:00+05:00",
+    "2026-11-18T12:00+05:00",
+]
 
 
 @pytest.mark.parametrize("moment", EDGES)
@@ -96,8 +115,9 @@ def test_it_shows_activity_this_month_on_any_day(time_machine, moment):
         customer = Customer.objects.get(user__username=username)
         statement = statement_for_month(customer=customer, month=month)
         assert statement.count >= len(TODAY)
-        today = [row for row in statement.transactions
-                 if timezone.localdate(row.posted_at) == timezone.localdate()]
+        today = [
+            row for row in statement.transactions if timezone.localdate(row.posted_at) == timezone.localdate()
+        ]
         assert len(today) == len(TODAY)
     assert not Transaction.objects.filter(posted_at__gt=timezone.now()).exists()
 

@@ -57,8 +57,7 @@ def test_it_pages_a_month_but_counts_and_totals_all_of_it(alice):
     for day, amount in enumerate(amounts, start=1):
         add(alice, f"T-51{day:02d}", local(2025, 5, day, 12), amount)
 
-    pages = [statement_for_month(customer=alice, month="2025-05", page=n, page_size=2)
-             for n in (1, 2, 3)]
+    pages = [statement_for_month(customer=alice, month="2025-05", page=n, page_size=2) for n in (1, 2, 3)]
 
     assert [len(p.transactions) for p in pages] == [2, 2, 1]
     assert [p.has_more for p in pages] == [True, True, False]

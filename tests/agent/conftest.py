@@ -14,11 +14,15 @@ def say():
     """say(conversation, "text", client=None) → (assistant message, events)."""
 
     def run(conversation, text, client=None, ui_action=None):
-        message, _ = message_customer_add(conversation=conversation, text=text,
-                                          ui_action=ui_action)
+        message, _ = message_customer_add(conversation=conversation, text=text, ui_action=ui_action)
         events = []
-        reply = run_turn(user=conversation.customer.user, conversation=conversation,
-                         customer_message=message, on_event=events.append, client=client)
+        reply = run_turn(
+            user=conversation.customer.user,
+            conversation=conversation,
+            customer_message=message,
+            on_event=events.append,
+            client=client,
+        )
         return reply, events
 
     return run

@@ -24,8 +24,13 @@ def call(name: str, arguments: Any, call_id: str = "call_1") -> dict[str, Any]:
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    body = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
-            "model": "fake", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    body = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "fake",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return f"data: {json.dumps(body)}\n\n".encode()
 
 
@@ -35,14 +40,23 @@ def sse(reply: dict[str, Any]) -> httpx2.Response:
         if word:
             parts.append(_chunk({"content": word + " "}))
     for index, tool in enumerate(reply.get("tool_calls", [])):
-        parts.append(_chunk({"tool_calls": [{"index": index, "id": tool["id"], "type": "function",
-                                             "function": {"name": tool["name"],
-                                                          "arguments": tool["arguments"]}}]}))
-    parts.append(_chunk({}, reply.get("finish") or (
-        "tool_calls" if reply.get("tool_calls") else "stop")))
+        parts.append(
+            _chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": index,
+                            "id": tool["id"],
+                            "type": "function",
+                            "function": {"name": tool["name"], "arguments": tool["arguments"]},
+                        }
+                    ]
+                }
+            )
+        )
+    parts.append(_chunk({}, reply.get("finish") or ("tool_calls" if reply.get("tool_calls") else "stop")))
     parts.append(b"data: [DONE]\n\n")
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=b"".join(parts))
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=b"".join(parts))
 
 
 class ScriptedModel:
@@ -56,19 +70,34 @@ class ScriptedModel:
         return reply(request) if callable(reply) else sse(reply)
 
     def client(self) -> openai.OpenAI:
-        return openai.OpenAI(api_key="test", base_url="http://scripted.invalid/v1",
-                             http_client=httpx2.Client(transport=httpx2.MockTransport(self)),
-                             max_retries=0, timeout=5)
+        return openai.OpenAI(
+            api_key="test",
+            base_url="http://scripted.invalid/v1",
+            http_client=httpx2.Client(transport=httpx2.MockTransport(self)),
+            max_retries=0,
+            timeout=5,
+        )
 
 
 def json_reply(content: str, finish: str = "stop") -> Callable[[httpx2.Request], httpx2.Response]:
     """A non-streamed completion (what structured-output calls receive)."""
 
     def reply(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, json={
-            "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": "fake",
-            "choices": [{"index": 0, "finish_reason": finish,
-                         "message": {"role": "assistant", "content": content}}],
-        })
+        return httpx2.Response(
+            200,
+            json={
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "fake",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": finish,
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+            },
+        )
 
     return reply

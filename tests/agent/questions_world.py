@@ -43,29 +43,57 @@ def dana(db: None) -> Customer:
 def make_dana() -> Customer:
     user = get_user_model().objects.create_user(username="dana", password="dana-pw-123")
     customer = Customer.objects.create(user=user, full_name="Dana Dauletova")
-    account = Account.objects.create(customer=customer, number="KZ86125KZT5004100777",
-                                     balance=Decimal("842350.00"))
+    account = Account.objects.create(
+        customer=customer, number="KZ86125KZT5004100777", balance=Decimal("842350.00")
+    )
     card = Card.objects.create(account=account, last4="4242", brand="Visa")
-    Card.objects.create(account=account, last4="5505", brand="Mastercard", status="blocked",
-                        blocked_at=timezone.now(), blocked_by="bank")
+    Card.objects.create(
+        account=account,
+        last4="5505",
+        brand="Mastercard",
+        status="blocked",
+        blocked_at=timezone.now(),
+        blocked_by="bank",
+    )
     tz = timezone.get_current_timezone()
     made = {}
     for reference, day, amount, merchant, description in ROWS:
         made[reference] = Transaction.objects.create(
-            account=account, card=card, reference=reference,
+            account=account,
+            card=card,
+            reference=reference,
             posted_at=datetime(day.year, day.month, day.day, 12, tzinfo=tz),
-            amount=Decimal(amount), merchant=merchant, description=description,
-            mcc=network_code(merchant))
-    Dispute.objects.create(reference="D-501", customer=customer, transaction=made["T-3008"],
-                           amount=Decimal("45000.00"), reason="not_received",
-                           status="in_review", idempotency_key=uuid.uuid4())
-    rejected = Dispute.objects.create(reference="D-502", customer=customer,
-                                      transaction=made["T-3009"], amount=Decimal("6000.00"),
-                                      reason="not_recognised", status="rejected",
-                                      idempotency_key=uuid.uuid4())
-    DisputeReview.objects.create(dispute=rejected, from_status="in_review",
-                                 to_status="rejected", note="Receipt matches.",
-                                 customer_note=NOTE, staff_user=user)
+            amount=Decimal(amount),
+            merchant=merchant,
+            description=description,
+            mcc=network_code(merchant),
+        )
+    Dispute.objects.create(
+        reference="D-501",
+        customer=customer,
+        transaction=made["T-3008"],
+        amount=Decimal("45000.00"),
+        reason="not_received",
+        status="in_review",
+        idempotency_key=uuid.uuid4(),
+    )
+    rejected = Dispute.objects.create(
+        reference="D-502",
+        customer=customer,
+        transaction=made["T-3009"],
+        amount=Decimal("6000.00"),
+        reason="not_recognised",
+        status="rejected",
+        idempotency_key=uuid.uuid4(),
+    )
+    DisputeReview.objects.create(
+        dispute=rejected,
+        from_status="in_review",
+        to_status="rejected",
+        note="Receipt matches.",
+        customer_note=NOTE,
+        staff_user=user,
+    )
     return customer
 
 

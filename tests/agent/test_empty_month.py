@@ -1,4 +1,4 @@
-""""Show my statement" on the 1st: this month is empty, so the assistant says so and
+""" "Show my statement" on the 1st: this month is empty, so the assistant says so and
 shows the latest month that has transactions, in the customer's language."""
 
 from __future__ import annotations
@@ -17,13 +17,20 @@ def statements(events) -> list[dict]:
     return [e.data for e in events if e.kind == "tool" and e.data["tool"] == "get_statement"]
 
 
-@pytest.mark.parametrize(("question", "empty", "shown"), [
-    ("show my statement", "no transactions in your statement for December 2026",
-     "Your statement for November 2026 has 2 transactions"),
-    ("покажи выписку", "За декабрь 2026 операций нет", "В выписке за ноябрь 2026 2 операции"),
-])
-def test_it_says_the_month_is_empty_and_shows_the_latest_month(alice_conversation, say,
-                                                               question, empty, shown):
+@pytest.mark.parametrize(
+    ("question", "empty", "shown"),
+    [
+        (
+            "show my statement",
+            "no transactions in your statement for December 2026",
+            "Your statement for November 2026 has 2 transactions",
+        ),
+        ("покажи выписку", "За декабрь 2026 операций нет", "В выписке за ноябрь 2026 2 операции"),
+    ],
+)
+def test_it_says_the_month_is_empty_and_shows_the_latest_month(
+    alice_conversation, say, question, empty, shown
+):
     reply, events = say(alice_conversation, question)
 
     months = [s["data"]["month"] for s in statements(events)]

@@ -9,8 +9,9 @@ from tools.models import Proposal
 
 
 def buttons(conversation, events, operation: str) -> str:
-    html = "".join(render_event(e, turn=new_turn_id(), conversation=conversation)
-                   for e in events if e.kind == "tool")
+    html = "".join(
+        render_event(e, turn=new_turn_id(), conversation=conversation) for e in events if e.kind == "tool"
+    )
     assert f'name="operation" value="{operation}"' in html, html
     return html
 
@@ -42,5 +43,6 @@ def test_it_follows_the_exact_call_the_customer_asked_for(alice_conversation, sa
     reply, events = say(alice_conversation, "please dispute T-1001, I returned it")
     proposal = Proposal.objects.get()
     assert proposal.args == {"transaction": "T-1001", "amount": "15000.00", "reason": "cancelled"}
-    assert [e.data["status"] for e in events if e.kind == "tool" and e.data.get("tool") ==
-            "raise_dispute"] == ["error", "awaiting_confirmation"]
+    assert [
+        e.data["status"] for e in events if e.kind == "tool" and e.data.get("tool") == "raise_dispute"
+    ] == ["error", "awaiting_confirmation"]

@@ -28,28 +28,31 @@ BALANCE: list[Case] = [
     ("какой у меня баланц", "get_balance", ("842350.00",)),
 ]
 CARDS: list[Case] = [
-    ("list my cards", "list_cards", ("2 cards", "•••• 4242 — active",
-                                     "•••• 5505 — blocked by the bank")),
+    ("list my cards", "list_cards", ("2 cards", "•••• 4242 — active", "•••• 5505 — blocked by the bank")),
     ("what cards do I have?", "list_cards", ("4242", "5505")),
     ("show my cards", "list_cards", ("active", "blocked by the bank")),
-    ("Is card 5505 blocked?", "list_cards", ("Card •••• 5505 is blocked by the bank",
-                                             "unblocked by support")),
+    (
+        "Is card 5505 blocked?",
+        "list_cards",
+        ("Card •••• 5505 is blocked by the bank", "unblocked by support"),
+    ),
     ("is my card 4242 active?", "list_cards", ("Card •••• 4242 is active.",)),
     ("card status", "list_cards", ("4242", "5505")),
     ("my crads", "list_cards", ("2 cards",)),
     ("какие у меня карты?", "list_cards", ("2 карты", "активна", "заблокирована банком")),
     ("мои карты", "list_cards", ("•••• 4242 — активна",)),
-    ("почему моя карта заблокирована?", "list_cards", ("заблокирована банком",
-                                                       "разблокирует поддержка")),
+    ("почему моя карта заблокирована?", "list_cards", ("заблокирована банком", "разблокирует поддержка")),
     ("карта 5505 заблокирована?", "list_cards", ("Карта •••• 5505: заблокирована банком",)),
     ("статус карты 4242", "list_cards", ("Карта •••• 4242: активна",)),
 ]
 DISPUTES: list[Case] = [
-    ("what is the status of my dispute D-501?", "get_disputes",
-     ("Dispute D-501 about T-3008 (45000.00 KZT)", "being reviewed")),
+    (
+        "what is the status of my dispute D-501?",
+        "get_disputes",
+        ("Dispute D-501 about T-3008 (45000.00 KZT)", "being reviewed"),
+    ),
     ("D-502?", "get_disputes", ("D-502", "rejected", "The bank's note to you is in the table")),
-    ("any news on my disputes?", "get_disputes", ("D-501", "D-502", "being reviewed",
-                                                  "rejected")),
+    ("any news on my disputes?", "get_disputes", ("D-501", "D-502", "being reviewed", "rejected")),
     ("show my disputes", "get_disputes", ("Your disputes:", "45000.00", "6000.00")),
     ("how is my dispute going?", "get_disputes", ("D-501", "being reviewed")),
     ("has my dispute been resolved?", "get_disputes", ("D-502", "rejected")),
@@ -64,34 +67,45 @@ DISPUTES: list[Case] = [
 # Spending by category or merchant, over a month or a run of days. Sunday 2026-11-29:
 # yesterday is the 28th, last week 16–22 November, this week 23–29 November.
 SPENDING: list[Case] = [
-    ("How much did I spend on taxis in November?", "get_spending",
-     ("5700.00 KZT on taxis", "November 2026", "2 transactions")),
+    (
+        "How much did I spend on taxis in November?",
+        "get_spending",
+        ("5700.00 KZT on taxis", "November 2026", "2 transactions"),
+    ),
     ("how much did I spend on taxis in October", "get_spending", ("4100.00", "October 2026")),
     ("How much did I spnd on taxsi in novembr?", "get_spending", ("5700.00", "on taxis")),
     ("How much did I spend on Taxis?", "get_spending", ("5700.00", "November 2026")),
     ("how much did I spend at Magnum in November?", "get_spending", ("30000.00", "at Magnum")),
-    ("How much did I spend at Coffee Boom in November?", "get_spending",
-     ("1800.00 KZT at Coffee Boom",)),
+    ("How much did I spend at Coffee Boom in November?", "get_spending", ("1800.00 KZT at Coffee Boom",)),
     ("how much did I spend on Yandex Go last week", "get_spending", ("3200.00", "Last week")),
-    ("how much did I spend on groceries this month", "get_spending",
-     ("30000.00 KZT on groceries",)),
+    ("how much did I spend on groceries this month", "get_spending", ("30000.00 KZT on groceries",)),
     ("coffee spending in November", "get_spending", ("1800.00", "on coffee")),
     ("how much did I spend on flights in November?", "get_spending", ("99000.00", "on travel")),
     ("total electronics spending for October", "get_spending", ("45000.00", "on electronics")),
-    ("how much did I spend on cinema in September", "get_spending",
-     ("6000.00", "on entertainment")),
+    ("how much did I spend on cinema in September", "get_spending", ("6000.00", "on entertainment")),
     ("how much went on restaurants in September?", "get_spending", ("7300.00",)),
-    ("How much did I spend on taxis in March?", "get_spending",
-     ("In March 2026 you spent nothing on taxis.",)),
-    ("how much did I spend yesterday?", "get_spending",
-     ("Yesterday (28 November 2026) you spent 2500.00 KZT (1 transaction)",)),
+    (
+        "How much did I spend on taxis in March?",
+        "get_spending",
+        ("In March 2026 you spent nothing on taxis.",),
+    ),
+    (
+        "how much did I spend yesterday?",
+        "get_spending",
+        ("Yesterday (28 November 2026) you spent 2500.00 KZT (1 transaction)",),
+    ),
     ("how much did I spend yesterdy", "get_spending", ("2500.00",)),
-    ("how much did I spend last week", "get_spending",
-     ("Last week (16–22 November 2026) you spent 5000.00 KZT (2 transactions)",)),
-    ("what did I spend this week?", "get_spending", ("This week (23–29 November 2026)",
-                                                     "32500.00")),
-    ("what did I buy the day before yesterday?", "get_spending",
-     ("The day before yesterday (27 November 2026)", "30000.00")),
+    (
+        "how much did I spend last week",
+        "get_spending",
+        ("Last week (16–22 November 2026) you spent 5000.00 KZT (2 transactions)",),
+    ),
+    ("what did I spend this week?", "get_spending", ("This week (23–29 November 2026)", "32500.00")),
+    (
+        "what did I buy the day before yesterday?",
+        "get_spending",
+        ("The day before yesterday (27 November 2026)", "30000.00"),
+    ),
     ("how much did I spend today", "get_spending", ("Today (29 November 2026) you spent nothing",)),
     ("spending in the last 10 days", "get_spending", ("In the last 10 days", "35700.00")),
     ("how much did I spend in the past 30 days?", "get_spending", ("136500.00",)),
@@ -99,15 +113,24 @@ SPENDING: list[Case] = [
     ("how much on coffee last week?", "get_spending", ("1800.00",)),
     ("show my transactions from yesterday", "get_spending", ("2500.00",)),
     ("yesterday", "get_spending", ("2500.00",)),
-    ("сколько я потратил на такси в ноябре?", "get_spending",
-     ("В ноябре 2026 вы потратили 5700.00 KZT на такси (2 операции)",)),
+    (
+        "сколько я потратил на такси в ноябре?",
+        "get_spending",
+        ("В ноябре 2026 вы потратили 5700.00 KZT на такси (2 операции)",),
+    ),
     ("сколько я потратил на такси в октябре", "get_spending", ("4100.00",)),
     ("сколко я потратил на таксии в ноябре", "get_spending", ("5700.00",)),
-    ("сколько я потратил вчера", "get_spending",
-     ("Вчера (28 ноября 2026) вы потратили 2500.00 KZT (1 операция)",)),
+    (
+        "сколько я потратил вчера",
+        "get_spending",
+        ("Вчера (28 ноября 2026) вы потратили 2500.00 KZT (1 операция)",),
+    ),
     ("сколько я потратил вчира", "get_spending", ("2500.00",)),
-    ("траты на прошлой неделе", "get_spending",
-     ("На прошлой неделе (16–22 ноября 2026) вы потратили 5000.00 KZT",)),
+    (
+        "траты на прошлой неделе",
+        "get_spending",
+        ("На прошлой неделе (16–22 ноября 2026) вы потратили 5000.00 KZT",),
+    ),
     ("что я купил на прошлой неделе", "get_spending", ("5000.00", "2 операции")),
     ("сколько я потратил на этой неделе?", "get_spending", ("32500.00", "На этой неделе")),
     ("сколько ушло позавчера", "get_spending", ("Позавчера (27 ноября 2026)", "30000.00")),
@@ -116,13 +139,11 @@ SPENDING: list[Case] = [
     ("сколько ушло на кофе в ноябре?", "get_spending", ("1800.00", "на кофе")),
     ("расходы на перелёты в ноябре", "get_spending", ("99000.00",)),
     ("сколько я потратил на электронику в октябре", "get_spending", ("45000.00",)),
-    ("сколько я потратил за последние 10 дней", "get_spending",
-     ("За последние 10 дн.", "35700.00")),
+    ("сколько я потратил за последние 10 дней", "get_spending", ("За последние 10 дн.", "35700.00")),
     ("сколько я потратил на такси сегодня", "get_spending", ("трат на такси не было",)),
 ]
 STATEMENTS: list[Case] = [
-    ("shwo me my statment for septembr", "get_statement",
-     ("September 2026", "2 transactions", "13300.00")),
+    ("shwo me my statment for septembr", "get_statement", ("September 2026", "2 transactions", "13300.00")),
     ("statment for octobr", "get_statement", ("October 2026", "49100.00")),
     ("transactons for septmber", "get_statement", ("13300.00",)),
     ("How much did I spend in November?", "get_statement", ("136500.00", "6 transactions")),
@@ -134,14 +155,23 @@ STATEMENTS: list[Case] = [
     ("транзакции за сентябрь", "get_statement", ("13300.00",)),
 ]
 TWICE: list[Case] = [
-    ("why was I charged twice at Magnum?", "find_transactions",
-     ("2 charges of 15000.00 KZT at Magnum", "T-3002", "T-3003", "Dispute…")),
+    (
+        "why was I charged twice at Magnum?",
+        "find_transactions",
+        ("2 charges of 15000.00 KZT at Magnum", "T-3002", "T-3003", "Dispute…"),
+    ),
     ("I was charged twice at Magnum", "find_transactions", ("T-3002", "T-3003")),
     ("double charge at Magnum?", "find_transactions", ("15000.00",)),
-    ("why did Yandex Go charge me twice?", "find_transactions",
-     ("couldn't find two charges of the same amount",)),
-    ("почему с меня дважды списали в Magnum?", "find_transactions",
-     ("2 списания по 15000.00 KZT в Magnum", "T-3002", "T-3003", "«Оспорить…»")),
+    (
+        "why did Yandex Go charge me twice?",
+        "find_transactions",
+        ("couldn't find two charges of the same amount",),
+    ),
+    (
+        "почему с меня дважды списали в Magnum?",
+        "find_transactions",
+        ("2 списания по 15000.00 KZT в Magnum", "T-3002", "T-3003", "«Оспорить…»"),
+    ),
     ("Magnum списал два раза", "find_transactions", ("T-3002", "T-3003")),
 ]
 
@@ -155,8 +185,9 @@ def test_it_covers_enough_phrasings_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(("text", "tool", "says"), CASES, ids=[text for text, _, _ in CASES])
-def test_it_answers_from_the_bank_computed_result(dana_conversation, say, model_today,
-                                                  text, tool, says) -> None:
+def test_it_answers_from_the_bank_computed_result(
+    dana_conversation, say, model_today, text, tool, says
+) -> None:
     reply, events = say(dana_conversation, text)
 
     reads = [event.data for event in events if event.kind == "tool"]

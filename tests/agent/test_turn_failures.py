@@ -23,8 +23,9 @@ def server_error(request):
 
 
 def garbage(request):
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"},
-                           content=b"data: {this is not json\n\n")
+    return httpx2.Response(
+        200, headers={"content-type": "text/event-stream"}, content=b"data: {this is not json\n\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -35,13 +36,11 @@ def garbage(request):
         (server_error, "model_error", "HTTP 500"),
         (garbage, "model_error", "could not be read"),
         (text(""), "empty_reply", "empty answer"),
-        ({"content": "Your statement for May shows", "finish": "length"}, "model_truncated",
-         "cut off"),
+        ({"content": "Your statement for May shows", "finish": "length"}, "model_truncated", "cut off"),
         ({"content": "", "finish": "content_filter"}, "model_filtered", "withheld"),
     ],
 )
-def test_a_model_failure_gives_a_clear_retryable_message(alice_conversation, say, reply, code,
-                                                         words):
+def test_a_model_failure_gives_a_clear_retryable_message(alice_conversation, say, reply, code, words):
     answer, events = say(alice_conversation, "show my cards", client=ScriptedModel(reply).client())
     assert events[-1].kind == "error"
     assert words in answer.text and "Retry" in answer.text
@@ -56,9 +55,12 @@ def test_a_retry_after_a_failure_answers_the_same_stored_message(alice_conversat
 
     failed, _ = say(alice_conversation, "show my cards", client=ScriptedModel(timeout).client())
     customer_message = Message.objects.get(role="customer")
-    answer = run_turn(user=alice_conversation.customer.user, conversation=alice_conversation,
-                      customer_message=customer_message,
-                      client=ScriptedModel(text("You have two cards.")).client())
+    answer = run_turn(
+        user=alice_conversation.customer.user,
+        conversation=alice_conversation,
+        customer_message=customer_message,
+        client=ScriptedModel(text("You have two cards.")).client(),
+    )
     assert answer.text.strip() == "You have two cards."
     assert Message.objects.filter(role="customer").count() == 1
 
@@ -72,7 +74,8 @@ def test_a_retry_after_a_failure_answers_the_same_stored_message(alice_conversat
     ],
 )
 def test_a_bad_tool_call_goes_back_to_the_model_as_a_structured_error(
-        alice_conversation, say, bad_call, code):
+    alice_conversation, say, bad_call, code
+):
     import json
 
     model = ScriptedModel(bad_call, text("Sorry, I could not do that."))

@@ -62,8 +62,7 @@ def test_a_write_reaches_the_model_only_as_awaiting_confirmation(alice_conversat
 def test_the_next_turn_sees_the_confirmation_result(alice_conversation, say, alice):
     say(alice_conversation, "block my card 4242")
     proposal = Proposal.objects.get()
-    outcome = proposal_confirm(user=alice.user, public_id=proposal.public_id,
-                               digest=proposal.args_digest)
+    outcome = proposal_confirm(user=alice.user, public_id=proposal.public_id, digest=proposal.args_digest)
     confirmation_note(proposal=proposal, response=outcome.response)
     model = ScriptedModel(text("Your card is blocked."))
     say(alice_conversation, "is it done?", client=model.client())
@@ -72,8 +71,9 @@ def test_the_next_turn_sees_the_confirmation_result(alice_conversation, say, ali
 
 
 def test_tool_results_reach_the_model_with_provenance(alice_conversation, say):
-    model = ScriptedModel(call("find_transactions", {"merchant": "Coffee", "amount": None,
-                                                     "month": None}), text("Found it."))
+    model = ScriptedModel(
+        call("find_transactions", {"merchant": "Coffee", "amount": None, "month": None}), text("Found it.")
+    )
     say(alice_conversation, "show my coffee purchases", client=model.client())
     tool_message = model.requests[1]["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_1"
@@ -86,8 +86,17 @@ def test_the_tool_schemas_sent_are_the_registrys(alice_conversation, say):
     model = ScriptedModel(text("Hi."))
     say(alice_conversation, "hello", client=model.client())
     names = [t["function"]["name"] for t in model.requests[0]["tools"]]
-    assert names == ["get_statement", "list_cards", "find_transactions", "get_balance",
-                     "get_spending", "get_disputes", "block_card", "unblock_card", "raise_dispute"]
+    assert names == [
+        "get_statement",
+        "list_cards",
+        "find_transactions",
+        "get_balance",
+        "get_spending",
+        "get_disputes",
+        "block_card",
+        "unblock_card",
+        "raise_dispute",
+    ]
     assert "Today is" in model.requests[0]["messages"][0]["content"]
 
 
@@ -107,8 +116,7 @@ def test_russian_requests_work_end_to_end(alice_conversation, say):
 
 
 @override_settings(BANKBOT_MODEL_CONFIG=ModelConfig(model="offline-compromised"))
-def test_the_compromised_model_attempts_the_planted_dispute_and_the_harness_refuses(
-        alice_conversation, say):
+def test_the_compromised_model_attempts_the_planted_dispute_and_the_harness_refuses(alice_conversation, say):
     from datetime import timedelta
 
     from django.utils import timezone

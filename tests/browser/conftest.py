@@ -28,8 +28,13 @@ from playwright.sync_api import Page, expect
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"Listening on TCP address 127\.0\.0\.1:(\d+)")
@@ -50,13 +55,20 @@ def _django_orm_beside_playwright() -> None:
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any],
-                             _django_orm_beside_playwright: None) -> dict[str, Any]:
+def browser_type_launch_args(
+    browser_type_launch_args: dict[str, Any], _django_orm_beside_playwright: None
+) -> dict[str, Any]:
     if not CHROMIUM.exists():
-        pytest.fail("The browser tests need Debian's Chromium at /usr/bin/chromium: "
-                    "run bin/setup --test (or apt-get install chromium).")
-    return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
-            "headless": True, "args": CHROMIUM_ARGS}
+        pytest.fail(
+            "The browser tests need Debian's Chromium at /usr/bin/chromium: "
+            "run bin/setup --test (or apt-get install chromium)."
+        )
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "headless": True,
+        "args": CHROMIUM_ARGS,
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -75,15 +87,15 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def live_server_asgi(django_db_setup: None, _django_orm_beside_playwright: None
-                     ) -> Iterator[LiveServer]:
+def live_server_asgi(django_db_setup: None, _django_orm_beside_playwright: None) -> Iterator[LiveServer]:
     """Daphne serving config.asgi on 127.0.0.1 (a free port), on the test database."""
     yield from _daphne()
 
 
 @pytest.fixture
-def own_server(django_db_setup: None, _django_orm_beside_playwright: None,
-               transactional_db: None) -> Iterator[LiveServer]:
+def own_server(
+    django_db_setup: None, _django_orm_beside_playwright: None, transactional_db: None
+) -> Iterator[LiveServer]:
     """A server of the test's own, for tests that write through Django admin. The
     shared server outlives the flush between tests, and a process caches content
     type ids (ContentType.objects.get_for_model): after a flush they name rows that
@@ -97,21 +109,32 @@ def _daphne(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    env = {**os.environ, "DEBUG": "0", "BANKBOT_MODEL": "offline", "PYTHONUNBUFFERED": "1",
-           "ALLOWED_HOSTS": "127.0.0.1,localhost", **(extra_env or {})}
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "BANKBOT_MODEL": "offline",
+        "PYTHONUNBUFFERED": "1",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        **(extra_env or {}),
+    }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     # The server must use the test database, whose name pytest-django has set by now.
     if database["ENGINE"] == "django.db.backends.sqlite3":
         env["DATABASE_URL"] = f"sqlite:///{database['NAME']}"
     elif "postgresql" in database["ENGINE"]:
-        env["DATABASE_URL"] = (f"postgres://{quote(database['USER'])}:{quote(database['PASSWORD'])}"
-                               f"@{database['HOST']}:{database['PORT']}/{database['NAME']}")
+        env["DATABASE_URL"] = (
+            f"postgres://{quote(database['USER'])}:{quote(database['PASSWORD'])}"
+            f"@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+        )
     else:
         pytest.fail(f"The browser tests do not know how to hand {database['ENGINE']} to Daphne.")
     process = subprocess.Popen(  # noqa: S603 (our own interpreter and arguments)
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0", "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     log: list[str] = []
     ready = threading.Event()

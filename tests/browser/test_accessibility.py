@@ -33,8 +33,10 @@ FAILING_IMPACTS = {"serious", "critical"}
 # rule id → why it is a false positive here (none so far).
 FALSE_POSITIVES: dict[str, str] = {}
 AXE = Axe()
-OPTIONS = {"resultTypes": ["violations", "incomplete"],
-           "rules": {rule: {"enabled": False} for rule in FALSE_POSITIVES}}
+OPTIONS = {
+    "resultTypes": ["violations", "incomplete"],
+    "rules": {rule: {"enabled": False} for rule in FALSE_POSITIVES},
+}
 
 
 def assert_accessible(page: Page, what: str) -> None:
@@ -45,8 +47,12 @@ def assert_accessible(page: Page, what: str) -> None:
 
 def serious(violations: list[dict[str, Any]]) -> list[str]:
     """Serious and critical violations, one line per element."""
-    return [f"{v['id']} ({v['impact']}): {node['target']} — {node.get('failureSummary', '')}"
-            for v in violations if v.get("impact") in FAILING_IMPACTS for node in v["nodes"]]
+    return [
+        f"{v['id']} ({v['impact']}): {node['target']} — {node.get('failureSummary', '')}"
+        for v in violations
+        if v.get("impact") in FAILING_IMPACTS
+        for node in v["nodes"]
+    ]
 
 
 # axe leaves text over a gradient undecided ("incomplete"); the headers, bubbles and card
@@ -98,8 +104,10 @@ def gradient_contrast(page: Page, incomplete: list[dict[str, Any]]) -> list[str]
             selector = node["target"][0]
             for side in page.evaluate(CONTRAST_BEHIND, selector):
                 if side["ratio"] < side["needed"]:
-                    found.append(f"color-contrast over a gradient: {selector} — "
-                                 f"{side['ratio']:.2f}:1, needs {side['needed']}:1")
+                    found.append(
+                        f"color-contrast over a gradient: {selector} — "
+                        f"{side['ratio']:.2f}:1, needs {side['needed']}:1"
+                    )
     return found
 
 
@@ -136,16 +144,22 @@ def _say_everything(alice: Any, staff: Any) -> Conversation:
     client = Client()
     client.force_login(alice.user)
     conversation = Conversation.objects.create(customer=alice)
-    say = lambda text: client.post("/messages/", {  # noqa: E731
-        "conversation": str(conversation.public_id), "text": text})
+
+    def say(text: str) -> None:
+        client.post("/messages/", {"conversation": str(conversation.public_id), "text": text})
+
     say(f"Show my statement for {timezone.localdate(days_ago(5)):%Y-%m}")
     say("list my cards")
     say("Please dispute T-1001, I never made it")
     proposal = Proposal.objects.get(tool="raise_dispute")
-    client.post(f"/proposals/{proposal.public_id}/confirm",
-                {"digest": proposal.args_digest})
-    dispute_review(dispute=Dispute.objects.get(), to_status="in_review", note="Checked.",
-                   staff_user=staff, customer_note="We asked the merchant.")
+    client.post(f"/proposals/{proposal.public_id}/confirm", {"digest": proposal.args_digest})
+    dispute_review(
+        dispute=Dispute.objects.get(),
+        to_status="in_review",
+        note="Checked.",
+        staff_user=staff,
+        customer_note="We asked the merchant.",
+    )
     say("Block my card 4242")
     assert Proposal.objects.filter(status=Proposal.Status.PENDING).exists()
     return conversation
@@ -190,7 +204,8 @@ def test_the_injection_labs_pages_pass_axe(browser: Browser, server, staff, lang
     assert_accessible(page, "lab scenario")
     page.locator("form.month-picker button[type=submit]").click()  # both harnesses run
     expect(page.locator("section.panel table").last).to_contain_text(
-        "Guarded harness" if language == "en" else "Защищённ", timeout=120_000)
+        "Guarded harness" if language == "en" else "Защищённ", timeout=120_000
+    )
     assert_accessible(page, "lab scenario, run")
 
 
@@ -202,12 +217,17 @@ def test_the_admin_dispute_page_passes_axe(browser: Browser, server, alice, staf
     assert_accessible(page, "admin dispute page")
 
 
-@pytest.mark.parametrize(("html", "rule"), [
-    ('<main><p style="color:#aaa;background:#fff">pale</p></main>', "color-contrast (serious)"),
-    ('<main><p style="color:#fff;background:linear-gradient(#fff,#0f4c81)">pale</p></main>',
-     "color-contrast over a gradient"),
-    ('<main><input type="text"></main>', "label (critical)"),
-])
+@pytest.mark.parametrize(
+    ("html", "rule"),
+    [
+        ('<main><p style="color:#aaa;background:#fff">pale</p></main>', "color-contrast (serious)"),
+        (
+            '<main><p style="color:#fff;background:linear-gradient(#fff,#0f4c81)">pale</p></main>',
+            "color-contrast over a gradient",
+        ),
+        ('<main><input type="text"></main>', "label (critical)"),
+    ],
+)
 def test_the_check_fails_a_page_with_a_serious_violation(page: Page, html, rule):
     page.set_content(f'<!doctype html><html lang="en"><title>t</title><body>{html}</body></html>')
     with pytest.raises(AssertionError, match=re.escape(rule)):

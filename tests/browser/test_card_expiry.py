@@ -15,19 +15,31 @@ from tools.models import Proposal
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAYS = {
-    "en": {"ask": "Block my card 4242", "by": "Confirm by", "left": "min left",
-           "under": "less than a minute left", "expired": "This confirmation has expired",
-           "confirm": "Confirm", "connected": "Connected"},
-    "ru": {"ask": "Заблокируй карту 4242", "by": "Подтвердите до", "left": "мин",
-           "under": "осталось меньше минуты", "expired": "Срок подтверждения истёк",
-           "confirm": "Подтвердить", "connected": "На связи"},
+    "en": {
+        "ask": "Block my card 4242",
+        "by": "Confirm by",
+        "left": "min left",
+        "under": "less than a minute left",
+        "expired": "This confirmation has expired",
+        "confirm": "Confirm",
+        "connected": "Connected",
+    },
+    "ru": {
+        "ask": "Заблокируй карту 4242",
+        "by": "Подтвердите до",
+        "left": "мин",
+        "under": "осталось меньше минуты",
+        "expired": "Срок подтверждения истёк",
+        "confirm": "Подтвердить",
+        "connected": "На связи",
+    },
 }
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("en", {"width": 1280, "height": 860}),
-                                                ("ru", {"width": 390, "height": 844})])
-def test_a_pending_card_counts_down_and_expires_by_itself(browser, server, alice, lang,
-                                                          viewport):
+@pytest.mark.parametrize(
+    ("lang", "viewport"), [("en", {"width": 1280, "height": 860}), ("ru", {"width": 390, "height": 844})]
+)
+def test_a_pending_card_counts_down_and_expires_by_itself(browser, server, alice, lang, viewport):
     says = SAYS[lang]
     context = browser.new_context(viewport=viewport)
     page = context.new_page()

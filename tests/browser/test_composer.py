@@ -21,16 +21,28 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 SAYS = {
-    "en": {"not_sent": "Not sent.", "rate": "in the last minute", "retry": "Retry",
-           "too_long": "Your message is 5000 characters long; the limit is 2000.",
-           "counter": "1990 of 2000 characters", "connected": "Connected",
-           "unreachable": "The bank could not be reached.", "try_again": "Try again",
-           "confirm": "Confirm"},
-    "ru": {"not_sent": "Не отправлено.", "rate": "за последнюю минуту", "retry": "Повторить",
-           "too_long": "Сообщение слишком длинное: 5000 из допустимых 2000 символов.",
-           "counter": "1990 из 2000 символов", "connected": "На связи",
-           "unreachable": "Не удалось связаться с банком.", "try_again": "Попробовать снова",
-           "confirm": "Подтвердить"},
+    "en": {
+        "not_sent": "Not sent.",
+        "rate": "in the last minute",
+        "retry": "Retry",
+        "too_long": "Your message is 5000 characters long; the limit is 2000.",
+        "counter": "1990 of 2000 characters",
+        "connected": "Connected",
+        "unreachable": "The bank could not be reached.",
+        "try_again": "Try again",
+        "confirm": "Confirm",
+    },
+    "ru": {
+        "not_sent": "Не отправлено.",
+        "rate": "за последнюю минуту",
+        "retry": "Повторить",
+        "too_long": "Сообщение слишком длинное: 5000 из допустимых 2000 символов.",
+        "counter": "1990 из 2000 символов",
+        "connected": "На связи",
+        "unreachable": "Не удалось связаться с банком.",
+        "try_again": "Попробовать снова",
+        "confirm": "Подтвердить",
+    },
 }
 
 
@@ -44,8 +56,10 @@ def open_chat(page: Page, server, lang: str) -> None:
 
 def fill_rate_limit(customer) -> list[int]:
     other = Conversation.objects.create(customer=customer)
-    return [Message.objects.create(conversation=other, role="customer", text=f"m{n}").pk
-            for n in range(RATE_LIMIT_MESSAGES)]
+    return [
+        Message.objects.create(conversation=other, role="customer", text=f"m{n}").pk
+        for n in range(RATE_LIMIT_MESSAGES)
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -113,13 +127,13 @@ def test_the_counter_appears_only_near_the_limit(page: Page, server, alice):
 
 def ask_to_block(page: Page, lang: str) -> None:
     send(page, "Block my card 4242" if lang == "en" else "Заблокируй карту 4242")
-    expect(page.locator(".proposal--pending").get_by_role(
-        "button", name=SAYS[lang]["confirm"])).to_be_enabled()
+    expect(
+        page.locator(".proposal--pending").get_by_role("button", name=SAYS[lang]["confirm"])
+    ).to_be_enabled()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_confirm_says_when_the_bank_cannot_be_reached_and_retries(page: Page, server, alice,
-                                                                   lang):
+def test_confirm_says_when_the_bank_cannot_be_reached_and_retries(page: Page, server, alice, lang):
     says = SAYS[lang]
     open_chat(page, server, lang)
     ask_to_block(page, lang)

@@ -17,8 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NOTE = "The shop refunded you; the money is back on your card."
 
 
-def test_support_moving_her_dispute_reaches_her_open_chat(page: Page, browser: Browser,
-                                                         own_server, alice, staff):
+def test_support_moving_her_dispute_reaches_her_open_chat(
+    page: Page, browser: Browser, own_server, alice, staff
+):
     server = own_server  # support writes through admin
     sign_in(page, server, "alice", PASSWORD["alice"])
     send(page, f"Show my statement for {timezone.localdate(days_ago(5)):%Y-%m}")
@@ -39,8 +40,7 @@ def test_support_moving_her_dispute_reaches_her_open_chat(page: Page, browser: B
     expect(support).to_have_url(server("/admin/"))
     support.goto(server(f"/admin/disputes/dispute/{dispute.pk}/change/"))
     support.get_by_label("Move to").select_option("in_review")
-    support.get_by_label("Note (required, goes on the record with your name)").fill(
-        "Asked the merchant.")
+    support.get_by_label("Note (required, goes on the record with your name)").fill("Asked the merchant.")
     support.get_by_label("Note for the customer").fill(NOTE)
     support.get_by_role("button", name="Record review step").click()
     expect(support.locator(".messagelist")).to_contain_text("moved from Opened to In review")

@@ -21,8 +21,9 @@ PAYLOADS = [
 
 @pytest.fixture
 def hostile(alice):
-    Transaction.objects.filter(reference="T-1001").update(description=" ".join(PAYLOADS),
-                                                          merchant="<b>Magnum</b>")
+    Transaction.objects.filter(reference="T-1001").update(
+        description=" ".join(PAYLOADS), merchant="<b>Magnum</b>"
+    )
 
 
 def assert_inert(page: Page, watch, server) -> None:

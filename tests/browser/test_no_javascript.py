@@ -18,10 +18,13 @@ from tests.browser.conftest import PASSWORD
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAYS = {
-    "en": {"off": "Live updates are off",
-           "message": "Your message", "send": "Send", "not_sent": "Not sent."},
-    "ru": {"off": "Живые обновления выключены",
-           "message": "Ваше сообщение", "send": "Отправить", "not_sent": "Не отправлено."},
+    "en": {"off": "Live updates are off", "message": "Your message", "send": "Send", "not_sent": "Not sent."},
+    "ru": {
+        "off": "Живые обновления выключены",
+        "message": "Ваше сообщение",
+        "send": "Отправить",
+        "not_sent": "Не отправлено.",
+    },
 }
 
 
@@ -46,16 +49,15 @@ def a_long_conversation(customer) -> Conversation:
     conversation = Conversation.objects.create(customer=customer, title="Earlier")
     for n in range(12):
         Message.objects.create(conversation=conversation, role="customer", text=f"Question {n}")
-        Message.objects.create(conversation=conversation, role="assistant",
-                               text=f"Answer {n}\n" + "A long line of text. " * 12)
-    Message.objects.filter(conversation=conversation).update(
-        created_at=timezone.now() - timedelta(hours=1))
+        Message.objects.create(
+            conversation=conversation, role="assistant", text=f"Answer {n}\n" + "A long line of text. " * 12
+        )
+    Message.objects.filter(conversation=conversation).update(created_at=timezone.now() - timedelta(hours=1))
     return conversation
 
 
 @pytest.mark.parametrize(("lang", "viewport"), [("en", None), ("ru", {"width": 390, "height": 844})])
-def test_after_a_send_the_newest_message_is_in_view(browser: Browser, server, alice, lang,
-                                                    viewport):
+def test_after_a_send_the_newest_message_is_in_view(browser: Browser, server, alice, lang, viewport):
     says = SAYS[lang]
     a_long_conversation(alice)
     page = sign_in_without_javascript(browser, server, lang, viewport)
@@ -123,8 +125,7 @@ CONTRAST = """badge => {
 def test_the_blocked_badge_is_readable(page: Page, server, alice):
     from tests.browser.conftest import sign_in
 
-    Card.objects.filter(last4="5505").update(status=Card.Status.BLOCKED,
-                                             blocked_at=timezone.now())
+    Card.objects.filter(last4="5505").update(status=Card.Status.BLOCKED, blocked_at=timezone.now())
     sign_in(page, server, "alice", PASSWORD["alice"])
     page.goto(server("/statement/"))
     badge = page.locator(".bank-card--blocked .badge").first

@@ -13,8 +13,7 @@ from tools.models import Confirmation, Proposal
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_bob_cannot_see_or_confirm_alices_proposal(page: Page, server, alice, bob,
-                                                   alice_conversation):
+def test_bob_cannot_see_or_confirm_alices_proposal(page: Page, server, alice, bob, alice_conversation):
     proposal = make_proposal(alice_conversation, card="4242")
     sign_in(page, server, "bob", PASSWORD["bob"])
     expect(page.locator(".conversation-list")).not_to_contain_text("4242")
@@ -27,10 +26,11 @@ def test_bob_cannot_see_or_confirm_alices_proposal(page: Page, server, alice, bo
     # Posting the confirm form by hand, with Bob's own valid CSRF token, finds nothing.
     page.goto(server("/"))
     token = page.locator('input[name="csrfmiddlewaretoken"]').first.get_attribute("value")
-    answer = page.request.post(server(f"/proposals/{proposal.public_id}/confirm"),
-                               form={"digest": proposal.args_digest,
-                                     "csrfmiddlewaretoken": token},
-                               headers={"Referer": server("/")})
+    answer = page.request.post(
+        server(f"/proposals/{proposal.public_id}/confirm"),
+        form={"digest": proposal.args_digest, "csrfmiddlewaretoken": token},
+        headers={"Referer": server("/")},
+    )
     assert answer.status == 404
     proposal.refresh_from_db()
     assert proposal.status == Proposal.Status.PENDING

@@ -19,8 +19,16 @@ from tests.browser.conftest import LiveServer, send, sign_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SCREENS = ["login.png", "chat-statement.png", "confirm-card.png", "confirm-result.png",
-           "phone-chat.png", "phone-statement.png", "chat-russian.png", "dispute-news.png"]
+SCREENS = [
+    "login.png",
+    "chat-statement.png",
+    "confirm-card.png",
+    "confirm-result.png",
+    "phone-chat.png",
+    "phone-statement.png",
+    "chat-russian.png",
+    "dispute-news.png",
+]
 UPDATE = os.environ.get("BANKBOT_UPDATE_SCREENSHOTS") == "1"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -65,8 +73,7 @@ def test_take_screenshots(browser: Browser, own_server: LiveServer) -> None:
     conversation_url = page.url
     desktop.close()
 
-    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                has_touch=True)
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = phone.new_page()
     sign_in(page, server, "alice", "alice-demo-2026")
     page.goto(conversation_url)
@@ -101,11 +108,15 @@ def shoot_dispute_news(browser: Browser, server: LiveServer) -> None:
     sign_in(page, server, "alice", "alice-demo-2026")
     page.get_by_role("button", name="Show last month's statement").click()
     expect(page.locator('[data-state="done"]').last).to_be_visible()
-    shown = [re.sub(r"^Dispute (T-\d+)…$", r"\1", name) for name in page.locator(
-        ".txn-table").last.get_by_role("button", name=re.compile(r"^Dispute T-\d+…$")
-    ).evaluate_all("buttons => buttons.map(b => b.getAttribute('aria-label'))")]
-    free = Transaction.objects.filter(reference__in=shown, disputes__isnull=True).order_by(
-        "-amount").first()  # a row nobody disputed yet
+    shown = [
+        re.sub(r"^Dispute (T-\d+)…$", r"\1", name)
+        for name in page.locator(".txn-table")
+        .last.get_by_role("button", name=re.compile(r"^Dispute T-\d+…$"))
+        .evaluate_all("buttons => buttons.map(b => b.getAttribute('aria-label'))")
+    ]
+    free = (
+        Transaction.objects.filter(reference__in=shown, disputes__isnull=True).order_by("-amount").first()
+    )  # a row nobody disputed yet
     assert free is not None, shown
     page.get_by_role("button", name=f"Dispute {free.reference}…").last.click()
     card = page.locator(".proposal--pending").last
@@ -122,9 +133,11 @@ def shoot_dispute_news(browser: Browser, server: LiveServer) -> None:
     support.goto(server(f"/admin/disputes/dispute/{dispute.pk}/change/"))
     support.get_by_label("Move to").select_option("in_review")
     support.get_by_label("Note (required, goes on the record with your name)").fill(
-        "Asked the merchant for the receipt.")
+        "Asked the merchant for the receipt."
+    )
     support.get_by_label("Note for the customer").fill(
-        "We have asked the shop for its records; we will write again within 10 days.")
+        "We have asked the shop for its records; we will write again within 10 days."
+    )
     support.get_by_role("button", name="Record review step").click()
     expect(page.locator(".msg--news")).to_be_visible()
     shoot(page, ".proposal--executed", "dispute-news.png")  # the news below the result

@@ -37,8 +37,7 @@ def test_a_dispute_button_prepares_a_confirm_card(page: Page, server, alice):
     expect(page.locator(".msg--customer").last).to_contain_text("Dispute T-1001")
 
 
-def test_the_streamed_answer_ends_as_one_finished_bubble_holding_all_of_it(page: Page, server,
-                                                                            alice):
+def test_the_streamed_answer_ends_as_one_finished_bubble_holding_all_of_it(page: Page, server, alice):
     # The text comes a few words per frame, the last of them in the frame that
     # carries the finished bubble (bankbot/streaming.py).
     sign_in(page, server, "alice", PASSWORD["alice"])

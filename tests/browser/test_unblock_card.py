@@ -17,26 +17,43 @@ from tests.browser.conftest import PASSWORD, send, sign_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WORDS = {
-    "en": {"show": "Show my cards", "unblock": "Unblock…", "confirm": "Confirm",
-           "own": "Unblock card ending 5505…", "bank": "Unblock card ending 9009…",
-           "asked": "Unblock card Visa •••• 5505", "done": "Card Visa •••• 5505 is unblocked."},
-    "ru": {"show": "Покажи мои карты", "unblock": "Разблокировать…", "confirm": "Подтвердить",
-           "own": "Разблокировать карту с окончанием 5505…",
-           "bank": "Разблокировать карту с окончанием 9009…",
-           "asked": "Разблокировать карту •••• 5505", "done": "Карта Visa •••• 5505 разблокирована."},
+    "en": {
+        "show": "Show my cards",
+        "unblock": "Unblock…",
+        "confirm": "Confirm",
+        "own": "Unblock card ending 5505…",
+        "bank": "Unblock card ending 9009…",
+        "asked": "Unblock card Visa •••• 5505",
+        "done": "Card Visa •••• 5505 is unblocked.",
+    },
+    "ru": {
+        "show": "Покажи мои карты",
+        "unblock": "Разблокировать…",
+        "confirm": "Подтвердить",
+        "own": "Разблокировать карту с окончанием 5505…",
+        "bank": "Разблокировать карту с окончанием 9009…",
+        "asked": "Разблокировать карту •••• 5505",
+        "done": "Карта Visa •••• 5505 разблокирована.",
+    },
 }
 
 
 @pytest.fixture
 def blocked_cards(alice) -> None:
     card_block(customer=alice, last4="5505", idempotency_key=uuid.uuid4())
-    Card.objects.create(account=alice.accounts.get(), last4="9009", status=Card.Status.BLOCKED,
-                        blocked_at=timezone.now(), blocked_by=Card.BlockedBy.BANK)
+    Card.objects.create(
+        account=alice.accounts.get(),
+        last4="9009",
+        status=Card.Status.BLOCKED,
+        blocked_at=timezone.now(),
+        blocked_by=Card.BlockedBy.BANK,
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_she_unblocks_the_card_she_blocked_and_not_the_one_the_bank_blocked(
-        page: Page, server, alice, blocked_cards, language):
+    page: Page, server, alice, blocked_cards, language
+):
     words = WORDS[language]
     sign_in(page, server, "alice", PASSWORD["alice"])
     if language == "ru":

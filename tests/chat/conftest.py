@@ -37,8 +37,9 @@ def browser_for() -> Callable[[Customer | Any], Client]:
     return make
 
 
-def make_proposal(conversation: Conversation, tool: str = "block_card",
-                  sources: list | None = None, **args: str) -> Proposal:
+def make_proposal(
+    conversation: Conversation, tool: str = "block_card", sources: list | None = None, **args: str
+) -> Proposal:
     """A proposal as the guarded harness stores it (policy is the harness's
     business and tested there; these tests are about the card and its views)."""
     from tools.context import action_context_for
@@ -48,8 +49,9 @@ def make_proposal(conversation: Conversation, tool: str = "block_card",
     ctx = action_context_for(conversation.customer.user, conversation)
     spec = CATALOG[tool]
     model = {"block_card": BlockCardArgs, "raise_dispute": RaiseDisputeArgs}[tool]
-    return proposal_create(ctx, spec, model(**(args or {"card": "4242"})),
-                           [Source(**s) for s in sources or []])
+    return proposal_create(
+        ctx, spec, model(**(args or {"card": "4242"})), [Source(**s) for s in sources or []]
+    )
 
 
 @pytest.fixture
@@ -81,9 +83,9 @@ def connect() -> Connect:
     through config.asgi.application: origin check, session auth and routing included."""
     from config.asgi import application
 
-    async def open_socket(conversation: Conversation, *, user: Any = None,
-                          origin: str | None = ORIGIN, lang: str = "en"
-                          ) -> tuple[WebsocketCommunicator, bool]:
+    async def open_socket(
+        conversation: Conversation, *, user: Any = None, origin: str | None = ORIGIN, lang: str = "en"
+    ) -> tuple[WebsocketCommunicator, bool]:
         headers = [(b"host", b"127.0.0.1")]
         if origin is not None:
             headers.append((b"origin", origin.encode()))
@@ -91,7 +93,8 @@ def connect() -> Connect:
             cookie = await database_sync_to_async(session_cookie)(user)
             headers.append((b"cookie", cookie.encode()))
         communicator = WebsocketCommunicator(
-            application, f"/ws/chat/{conversation.public_id}/?lang={lang}", headers=headers)
+            application, f"/ws/chat/{conversation.public_id}/?lang={lang}", headers=headers
+        )
         connected, _ = await communicator.connect(timeout=5)
         return communicator, connected
 
@@ -100,12 +103,12 @@ def connect() -> Connect:
 
 def frame(**fields: Any) -> str:
     """What the htmx ws extension sends for a ws-send form."""
-    return json.dumps({**fields, "HEADERS": {"HX-Request": "true", "HX-Trigger": "composer"}},
-                      ensure_ascii=False)  # as JSON.stringify does
+    return json.dumps(
+        {**fields, "HEADERS": {"HX-Request": "true", "HX-Trigger": "composer"}}, ensure_ascii=False
+    )  # as JSON.stringify does
 
 
-async def receive_until(communicator: WebsocketCommunicator, marker: str,
-                        timeout: float = 10) -> list[str]:
+async def receive_until(communicator: WebsocketCommunicator, marker: str, timeout: float = 10) -> list[str]:
     """Every fragment up to and including the first that contains ``marker``."""
     fragments: list[str] = []
     while True:
@@ -118,6 +121,7 @@ async def receive_until(communicator: WebsocketCommunicator, marker: str,
 @pytest.fixture
 def bound(settings: Any) -> Any:
     """Sets this worker's bound on turns in flight (BANKBOT_MAX_TURNS_PER_WORKER)."""
+
     def set_bound(size: int) -> None:
         settings.BANKBOT_MAX_TURNS_PER_WORKER = size
         turns.reset_for_tests()

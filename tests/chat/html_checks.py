@@ -41,8 +41,12 @@ def inline_scripts(html: str) -> list[str]:
 
 def active_attributes(html: str) -> list[str]:
     """Inline handlers and styles, anywhere."""
-    return [f"{tag} {name}" for tag, attrs in tags(html) for name in attrs
-            if name.startswith("on") or name == "style"]
+    return [
+        f"{tag} {name}"
+        for tag, attrs in tags(html)
+        for name in attrs
+        if name.startswith("on") or name == "style"
+    ]
 
 
 def remote_sources(html: str) -> list[str]:

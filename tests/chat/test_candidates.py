@@ -14,17 +14,27 @@ from tools.models import Proposal
 
 def ambiguous_turn(conversation):
     """Two Magnum charges; the customer names "the Magnum charge"; the model picks one."""
-    Transaction.objects.create(account=conversation.customer.accounts.get(), reference="T-1009",
-                               posted_at=days_ago(9), amount="7300.00",
-                               merchant="Magnum Cash&Carry", description="Groceries")
-    message, _ = message_customer_add(conversation=conversation,
-                                      text="please dispute the Magnum charge")
-    model = ScriptedModel(call("raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
-                                                 "reason": "not_recognised"}),
-                          text("Which Magnum charge do you mean?"))
+    Transaction.objects.create(
+        account=conversation.customer.accounts.get(),
+        reference="T-1009",
+        posted_at=days_ago(9),
+        amount="7300.00",
+        merchant="Magnum Cash&Carry",
+        description="Groceries",
+    )
+    message, _ = message_customer_add(conversation=conversation, text="please dispute the Magnum charge")
+    model = ScriptedModel(
+        call("raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"}),
+        text("Which Magnum charge do you mean?"),
+    )
     events = []
-    run_turn(user=conversation.customer.user, conversation=conversation, customer_message=message,
-             on_event=events.append, client=model.client())
+    run_turn(
+        user=conversation.customer.user,
+        conversation=conversation,
+        customer_message=message,
+        on_event=events.append,
+        client=model.client(),
+    )
     return events
 
 

@@ -17,8 +17,13 @@ def denied_turn(conversation, said: str, tool: str, arguments: dict):
     message, _ = message_customer_add(conversation=conversation, text=said)
     model = ScriptedModel(call(tool, arguments), text("Here are the nearest."))
     events = []
-    run_turn(user=conversation.customer.user, conversation=conversation, customer_message=message,
-             on_event=events.append, client=model.client())
+    run_turn(
+        user=conversation.customer.user,
+        conversation=conversation,
+        customer_message=message,
+        on_event=events.append,
+        client=model.client(),
+    )
     assert not Proposal.objects.exists()
     tool_event = next(e for e in events if e.kind == "tool")
     return render_event(tool_event, turn=new_turn_id(), conversation=conversation)
@@ -28,8 +33,7 @@ MAGNUM = {"transaction": "T-1003", "amount": "2500.50", "reason": "not_recognise
 
 
 def test_it_says_the_nearest_when_a_misspelt_name_matched_nothing(alice_conversation):
-    html = denied_turn(alice_conversation, "please dispute the Magnm charge", "raise_dispute",
-                       MAGNUM)
+    html = denied_turn(alice_conversation, "please dispute the Magnm charge", "raise_dispute", MAGNUM)
     assert "The nearest matches" in html
     assert "Which one do you mean?" not in html
     assert "T-1001" in html
@@ -38,15 +42,13 @@ def test_it_says_the_nearest_when_a_misspelt_name_matched_nothing(alice_conversa
 
 
 def test_it_offers_the_recent_rows_when_no_transaction_was_described(alice_conversation):
-    html = denied_turn(alice_conversation, "I want to dispute a payment", "raise_dispute",
-                       MAGNUM)
+    html = denied_turn(alice_conversation, "I want to dispute a payment", "raise_dispute", MAGNUM)
     assert "The nearest matches" in html
     assert html.count('name="operation" value="raise_dispute"') == 3  # T-1001, T-1003, T-1004
 
 
 def test_it_asks_about_a_single_candidate_instead_of_asking_which_one(alice, alice_conversation):
-    alice.accounts.get().cards.filter(last4="5505").update(status="blocked",
-                                                           blocked_at=timezone.now())
+    alice.accounts.get().cards.filter(last4="5505").update(status="blocked", blocked_at=timezone.now())
     html = denied_turn(alice_conversation, "maybe block my card", "block_card", {"card": "5505"})
     assert "Is this the one you mean?" in html
     assert "Which one do you mean?" not in html

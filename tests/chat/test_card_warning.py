@@ -15,14 +15,18 @@ from tests.conftest import days_ago
 pytestmark = pytest.mark.django_db
 
 
-def test_a_card_after_a_statement_quotes_none_of_its_merchants(browser_for, alice,
-                                                                 alice_conversation):
+def test_a_card_after_a_statement_quotes_none_of_its_merchants(browser_for, alice, alice_conversation):
     first = Transaction.objects.get(reference="T-1001")
     for n in range(10):
-        Transaction.objects.create(account=first.account, card=first.card,
-                                   reference=f"T-50{n:02d}", posted_at=days_ago(5),
-                                   amount=Decimal("1000.00"), merchant=f"Shop {n}",
-                                   description=f"Purchase {n}")
+        Transaction.objects.create(
+            account=first.account,
+            card=first.card,
+            reference=f"T-50{n:02d}",
+            posted_at=days_ago(5),
+            amount=Decimal("1000.00"),
+            merchant=f"Shop {n}",
+            description=f"Purchase {n}",
+        )
     client = browser_for(alice)
     conversation = str(alice_conversation.public_id)
     client.post("/messages/", {"conversation": conversation, "text": statement_request()})

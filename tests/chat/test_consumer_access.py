@@ -19,8 +19,7 @@ async def test_it_refuses_an_anonymous_socket(connect, alice_conversation):
 
 
 async def test_it_refuses_another_origin(connect, alice, alice_conversation):
-    communicator, connected = await connect(alice_conversation, user=alice.user,
-                                            origin="http://evil.example")
+    communicator, connected = await connect(alice_conversation, user=alice.user, origin="http://evil.example")
     assert not connected
 
 

@@ -16,8 +16,9 @@ def unavailable(**kwargs):
     raise OperationalError("server closed the connection unexpectedly")
 
 
-async def test_a_message_the_database_cannot_store_gets_a_notice(connect, alice,
-                                                                alice_conversation, monkeypatch):
+async def test_a_message_the_database_cannot_store_gets_a_notice(
+    connect, alice, alice_conversation, monkeypatch
+):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     monkeypatch.setattr("bankbot.message_intake.message_accept", unavailable)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
@@ -27,8 +28,9 @@ async def test_a_message_the_database_cannot_store_gets_a_notice(connect, alice,
     await communicator.disconnect()
 
 
-async def test_a_retry_the_database_cannot_look_up_gets_a_notice(connect, alice,
-                                                                alice_conversation, monkeypatch):
+async def test_a_retry_the_database_cannot_look_up_gets_a_notice(
+    connect, alice, alice_conversation, monkeypatch
+):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     monkeypatch.setattr("bankbot.consumers.message_retry_accept", unavailable)
     await communicator.send_to(text_data=frame(action="retry"))
@@ -41,7 +43,8 @@ def refused(*args, **kwargs):
 
 
 async def test_a_socket_opening_while_the_database_is_down_is_told_so_and_closed_to_retry(
-        connect, alice, alice_conversation, monkeypatch):
+    connect, alice, alice_conversation, monkeypatch
+):
     from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
 
     monkeypatch.setattr("bankbot.consumers.conversation_of_user", refused)

@@ -18,8 +18,9 @@ def stored() -> int:
     return Message.objects.count()
 
 
-async def assert_refused(communicator, data: str | None = None, bytes_data: bytes | None = None,
-                         says: str = "could not be read") -> None:
+async def assert_refused(
+    communicator, data: str | None = None, bytes_data: bytes | None = None, says: str = "could not be read"
+) -> None:
     if bytes_data is not None:
         await communicator.send_to(bytes_data=bytes_data)
     else:
@@ -37,16 +38,19 @@ async def test_it_refuses_an_oversized_frame(connect, alice, alice_conversation)
     await communicator.disconnect()
 
 
-@pytest.mark.parametrize("data", [
-    "not json",
-    json.dumps(["a", "list"]),
-    json.dumps({"text": 42}),
-    json.dumps({"text": "hi", "client_message_id": {"nested": 1}}),
-    json.dumps({"operation": "transfer_money", "target": "T-1001"}),
-    json.dumps({"operation": "raise_dispute", "target": "DROP TABLE"}),
-    json.dumps({"operation": "block_card", "target": "12345"}),
-    json.dumps({"action": "delete_everything"}),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        "not json",
+        json.dumps(["a", "list"]),
+        json.dumps({"text": 42}),
+        json.dumps({"text": "hi", "client_message_id": {"nested": 1}}),
+        json.dumps({"operation": "transfer_money", "target": "T-1001"}),
+        json.dumps({"operation": "raise_dispute", "target": "DROP TABLE"}),
+        json.dumps({"operation": "block_card", "target": "12345"}),
+        json.dumps({"action": "delete_everything"}),
+    ],
+)
 async def test_it_refuses_a_malformed_frame(connect, alice, alice_conversation, data):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await assert_refused(communicator, data)
@@ -71,12 +75,15 @@ async def test_it_refuses_a_message_over_the_length_limit(connect, alice, alice_
     await communicator.disconnect()
 
 
-@pytest.mark.parametrize("data", [
-    '{"text": "block my card \\ud800 now", "client_message_id": "u1"}',  # a lone surrogate, escaped
-    '{"text": "hello", "client_message_id": "\\udfff"}',
-    json.dumps({"text": "broken \ufffd text", "client_message_id": "u2"}),
-    "\ud800",  # a lone surrogate as the frame itself
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        '{"text": "block my card \\ud800 now", "client_message_id": "u1"}',  # a lone surrogate, escaped
+        '{"text": "hello", "client_message_id": "\\udfff"}',
+        json.dumps({"text": "broken \ufffd text", "client_message_id": "u2"}),
+        "\ud800",  # a lone surrogate as the frame itself
+    ],
+)
 async def test_it_refuses_unreadable_text_and_stays_open(connect, alice, alice_conversation, data):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await assert_refused(communicator, data, says="could not be read (it shows as �)")
@@ -85,13 +92,15 @@ async def test_it_refuses_unreadable_text_and_stays_open(connect, alice, alice_c
     await communicator.disconnect()
 
 
-@pytest.mark.parametrize("data", [
-    "[" * 6000,  # about 6 KB of brackets: under the size limit, far past any form's depth
-    '{"text": "hi", "HEADERS": ' + "[" * 3000 + "]" * 3000 + "}",
-    '{"a": ' * 1100 + "1" + "}" * 1100,  # 7.7 KB of objects in objects
-])
-async def test_it_refuses_a_deeply_nested_frame_and_stays_open(connect, alice, alice_conversation,
-                                                               data):
+@pytest.mark.parametrize(
+    "data",
+    [
+        "[" * 6000,  # about 6 KB of brackets: under the size limit, far past any form's depth
+        '{"text": "hi", "HEADERS": ' + "[" * 3000 + "]" * 3000 + "}",
+        '{"a": ' * 1100 + "1" + "}" * 1100,  # 7.7 KB of objects in objects
+    ],
+)
+async def test_it_refuses_a_deeply_nested_frame_and_stays_open(connect, alice, alice_conversation, data):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await assert_refused(communicator, data)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="after"))
@@ -99,8 +108,7 @@ async def test_it_refuses_a_deeply_nested_frame_and_stays_open(connect, alice, a
     await communicator.disconnect()
 
 
-async def test_brackets_the_customer_types_are_text_not_nesting(connect, alice,
-                                                                alice_conversation):
+async def test_brackets_the_customer_types_are_text_not_nesting(connect, alice, alice_conversation):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     text = 'What is "[[[[{{{{" \\" [[[[[[[[[[ in my statement?'
     await communicator.send_to(text_data=frame(text=text, client_message_id="brackets"))

@@ -17,9 +17,12 @@ from tests.chat.conftest import frame, receive_until
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # TimeoutError is asyncio.TimeoutError (what asyncio.timeout raises) since Python 3.11.
-FAILURES = [ConnectionError("Redis refused"), TimeoutError(),
-            redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379"),
-            redis.exceptions.TimeoutError("Timeout reading from socket")]
+FAILURES = [
+    ConnectionError("Redis refused"),
+    TimeoutError(),
+    redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379"),
+    redis.exceptions.TimeoutError("Timeout reading from socket"),
+]
 FAILURE_IDS = ["ConnectionError", "TimeoutError", "redis-ConnectionError", "redis-TimeoutError"]
 LIVE_CHAT_DOWN = "Live chat is not available right now."
 
@@ -49,8 +52,9 @@ def roles(conversation) -> list[str]:
 
 
 @pytest.mark.parametrize("error", FAILURES, ids=FAILURE_IDS)
-async def test_it_accepts_tells_and_closes_when_group_add_fails(connect, alice, alice_conversation,
-                                                              monkeypatch, layer_class, error):
+async def test_it_accepts_tells_and_closes_when_group_add_fails(
+    connect, alice, alice_conversation, monkeypatch, layer_class, error
+):
     monkeypatch.setattr(layer_class, "group_add", failing(error))
     communicator, connected = await connect(alice_conversation, user=alice.user)
     assert connected  # not a refused handshake the page cannot explain
@@ -58,24 +62,24 @@ async def test_it_accepts_tells_and_closes_when_group_add_fails(connect, alice, 
     await communicator.disconnect()
 
 
-async def test_it_says_so_in_the_pages_language(connect, alice, alice_conversation, monkeypatch,
-                                              layer_class):
+async def test_it_says_so_in_the_pages_language(connect, alice, alice_conversation, monkeypatch, layer_class):
     monkeypatch.setattr(layer_class, "group_add", failing(ConnectionError()))
     communicator, _ = await connect(alice_conversation, user=alice.user, lang="ru")
     await assert_told_and_closed(communicator, says="Чат сейчас недоступен.")
     await communicator.disconnect()
 
 
-async def test_it_still_refuses_a_stranger_when_the_layer_is_down(connect, bob, alice_conversation,
-                                                                 monkeypatch, layer_class):
+async def test_it_still_refuses_a_stranger_when_the_layer_is_down(
+    connect, bob, alice_conversation, monkeypatch, layer_class
+):
     monkeypatch.setattr(layer_class, "group_add", failing(ConnectionError()))
     communicator, connected = await connect(alice_conversation, user=bob.user)
     assert not connected
 
 
-async def test_it_tells_and_closes_when_listening_to_the_group_fails(connect, alice,
-                                                                    alice_conversation,
-                                                                    monkeypatch, layer_class):
+async def test_it_tells_and_closes_when_listening_to_the_group_fails(
+    connect, alice, alice_conversation, monkeypatch, layer_class
+):
     monkeypatch.setattr(layer_class, "receive", failing(ConnectionError()))
     communicator, connected = await connect(alice_conversation, user=alice.user)
     assert connected
@@ -83,9 +87,9 @@ async def test_it_tells_and_closes_when_listening_to_the_group_fails(connect, al
     await communicator.disconnect()
 
 
-async def test_an_open_socket_is_told_when_the_layer_fails_later(connect, alice,
-                                                                alice_conversation, monkeypatch,
-                                                                layer_class):
+async def test_an_open_socket_is_told_when_the_layer_fails_later(
+    connect, alice, alice_conversation, monkeypatch, layer_class
+):
     working = layer_class.receive
     redis_up = True
 
@@ -98,8 +102,9 @@ async def test_an_open_socket_is_told_when_the_layer_fails_later(connect, alice,
     communicator, _ = await connect(alice_conversation, user=alice.user)
     redis_up = False
     # The socket's pending receive returns this; its next one fails.
-    await get_channel_layer().group_send(group_name(alice_conversation),
-                                         {"type": "chat.fragment", "html": "<p>before</p>"})
+    await get_channel_layer().group_send(
+        group_name(alice_conversation), {"type": "chat.fragment", "html": "<p>before</p>"}
+    )
     assert await communicator.receive_from(timeout=5) == "<p>before</p>"
     await assert_told_and_closed(communicator)
     await communicator.disconnect()
@@ -107,7 +112,8 @@ async def test_an_open_socket_is_told_when_the_layer_fails_later(connect, alice,
 
 @pytest.mark.parametrize("error", FAILURES, ids=FAILURE_IDS)
 async def test_a_turn_whose_group_send_fails_is_stored_and_sent_directly(
-        connect, alice, alice_conversation, monkeypatch, layer_class, error):
+    connect, alice, alice_conversation, monkeypatch, layer_class, error
+):
     monkeypatch.setattr(layer_class, "group_send", failing(error))
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
@@ -122,8 +128,9 @@ async def test_a_turn_whose_group_send_fails_is_stored_and_sent_directly(
     await communicator.disconnect()
 
 
-async def test_the_stored_answer_shows_on_reload(connect, alice, alice_conversation, monkeypatch,
-                                                 layer_class):
+async def test_the_stored_answer_shows_on_reload(
+    connect, alice, alice_conversation, monkeypatch, layer_class
+):
     monkeypatch.setattr(layer_class, "group_send", failing(ConnectionError()))
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
@@ -140,9 +147,9 @@ async def test_the_stored_answer_shows_on_reload(connect, alice, alice_conversat
     assert 'data-state="done"' in page and answer.replace("'", "&#x27;") in page
 
 
-async def test_a_failed_group_discard_does_not_break_the_disconnect(connect, alice,
-                                                                   alice_conversation,
-                                                                   monkeypatch, layer_class):
+async def test_a_failed_group_discard_does_not_break_the_disconnect(
+    connect, alice, alice_conversation, monkeypatch, layer_class
+):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     monkeypatch.setattr(layer_class, "group_discard", failing(ConnectionError()))
     await communicator.disconnect()  # raises if the consumer did
@@ -181,7 +188,8 @@ def deaf_after_first_message(monkeypatch, layer_class) -> None:
 
 
 async def test_a_socket_that_stops_hearing_the_group_mid_turn_gets_the_rest_directly(
-        connect, alice, alice_conversation, monkeypatch, layer_class, held_turn):
+    connect, alice, alice_conversation, monkeypatch, layer_class, held_turn
+):
     deaf_after_first_message(monkeypatch, layer_class)
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
@@ -198,7 +206,8 @@ async def test_a_socket_that_stops_hearing_the_group_mid_turn_gets_the_rest_dire
 
 
 async def test_a_message_sent_after_the_layer_failed_is_refused_not_stored(
-        connect, alice, alice_conversation, monkeypatch, layer_class, held_turn):
+    connect, alice, alice_conversation, monkeypatch, layer_class, held_turn
+):
     deaf_after_first_message(monkeypatch, layer_class)
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))

@@ -18,8 +18,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def receipt(fragment: str, client_id: str, state: str) -> bool:
-    return ('id="composer-receipt"' in fragment and f'data-client-id="{client_id}"' in fragment
-            and f'data-state="{state}"' in fragment)
+    return (
+        'id="composer-receipt"' in fragment
+        and f'data-client-id="{client_id}"' in fragment
+        and f'data-state="{state}"' in fragment
+    )
 
 
 async def test_a_stored_message_comes_with_an_accepted_receipt(connect, alice, alice_conversation):
@@ -31,8 +34,7 @@ async def test_a_stored_message_comes_with_an_accepted_receipt(connect, alice, a
     await communicator.disconnect()
 
 
-async def test_a_resent_message_is_accepted_again_without_a_second_answer(
-        connect, alice, alice_conversation):
+async def test_a_resent_message_is_accepted_again_without_a_second_answer(connect, alice, alice_conversation):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="c-1"))
     await receive_until(communicator, 'data-state="done"')
@@ -43,14 +45,16 @@ async def test_a_resent_message_is_accepted_again_without_a_second_answer(
     await communicator.disconnect()
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("x" * 2001, "Your message is 2001 characters long; the limit is 2000."),
-    ("й" * 5000, "too large"),  # 10 kB of UTF-8: past the frame limit
-    ("broken \ufffd text", "could not be read"),
-    ("   ", "The message is empty."),
-])
-async def test_a_refused_message_gets_its_reason_and_id(connect, alice, alice_conversation,
-                                                       text, says):
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("x" * 2001, "Your message is 2001 characters long; the limit is 2000."),
+        ("й" * 5000, "too large"),  # 10 kB of UTF-8: past the frame limit
+        ("broken \ufffd text", "could not be read"),
+        ("   ", "The message is empty."),
+    ],
+)
+async def test_a_refused_message_gets_its_reason_and_id(connect, alice, alice_conversation, text, says):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text=text, client_message_id="c-2"))
     fragment = await communicator.receive_from(timeout=5)
@@ -84,14 +88,17 @@ async def test_a_refusal_in_russian_says_so_in_russian(connect, alice, alice_con
     await communicator.disconnect()
 
 
-@pytest.mark.parametrize(("data", "client_id"), [
-    (json.dumps({"text": "hi", "client_message_id": "abc-123_X"}), "abc-123_X"),
-    (json.dumps({"text": "hi", "client_message_id": '"><b>'}), ""),  # never echoed
-    (json.dumps({"text": "hi", "client_message_id": 42}), ""),
-    (json.dumps({"text": "hi"}), ""),
-    ("not json", ""),
-    ('{"client_message_id": "a1", "text": "' + "x" * 70_000 + '"}', ""),
-    (None, ""),
-])
+@pytest.mark.parametrize(
+    ("data", "client_id"),
+    [
+        (json.dumps({"text": "hi", "client_message_id": "abc-123_X"}), "abc-123_X"),
+        (json.dumps({"text": "hi", "client_message_id": '"><b>'}), ""),  # never echoed
+        (json.dumps({"text": "hi", "client_message_id": 42}), ""),
+        (json.dumps({"text": "hi"}), ""),
+        ("not json", ""),
+        ('{"client_message_id": "a1", "text": "' + "x" * 70_000 + '"}', ""),
+        (None, ""),
+    ],
+)
 def test_it_reads_a_frames_client_id_only_when_it_is_plain(data, client_id):
     assert frame_client_id(data) == client_id

@@ -14,16 +14,16 @@ from tests.chat.conftest import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-UNREACHABLE = ModelConfig(model="unreachable-model", base_url="http://127.0.0.1:9/v1",
-                          api_key="unused", timeout=5, max_retries=0)
+UNREACHABLE = ModelConfig(
+    model="unreachable-model", base_url="http://127.0.0.1:9/v1", api_key="unused", timeout=5, max_retries=0
+)
 
 
 def roles(conversation) -> list[str]:
     return list(conversation.messages.values_list("role", flat=True))
 
 
-async def test_it_answers_one_message_at_a_time(connect, alice, alice_conversation,
-                                                monkeypatch):
+async def test_it_answers_one_message_at_a_time(connect, alice, alice_conversation, monkeypatch):
     from bankbot import turn_task
 
     # The first turn waits until the second message has been answered "please wait":
@@ -77,8 +77,7 @@ async def test_there_is_nothing_to_retry_after_an_answer(connect, alice, alice_c
     await communicator.disconnect()
 
 
-async def test_a_crash_in_the_turn_still_ends_with_a_retry(connect, alice, alice_conversation,
-                                                           monkeypatch):
+async def test_a_crash_in_the_turn_still_ends_with_a_retry(connect, alice, alice_conversation, monkeypatch):
     def crash(**kwargs):
         raise RuntimeError("a bug, not a model failure")
 
@@ -92,14 +91,13 @@ async def test_a_crash_in_the_turn_still_ends_with_a_retry(connect, alice, alice
     await communicator.send_to(text_data=frame(action="retry"))
     await receive_until(communicator, 'data-state="done"')
     # The retry is on the record (it counts as a message), then the answer.
-    assert await database_sync_to_async(roles)(alice_conversation) == [
-        "customer", "system", "assistant"]
+    assert await database_sync_to_async(roles)(alice_conversation) == ["customer", "system", "assistant"]
     await communicator.disconnect()
 
 
-async def test_a_turn_that_ends_late_does_not_free_the_next_turn(connect, alice,
-                                                                 alice_conversation,
-                                                                 monkeypatch):
+async def test_a_turn_that_ends_late_does_not_free_the_next_turn(
+    connect, alice, alice_conversation, monkeypatch
+):
     # Turn A has sent its answer, but its task is still finishing when message B
     # starts turn B. A's end must not clear B's flags: a message sent while B runs
     # is still told to wait.

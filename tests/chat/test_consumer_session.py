@@ -30,15 +30,16 @@ async def signed_in(user: Any) -> Client:
     return client
 
 
-async def open_socket(client: Client, conversation: Conversation,
-                      lang: str = "en") -> WebsocketCommunicator:
+async def open_socket(client: Client, conversation: Conversation, lang: str = "en") -> WebsocketCommunicator:
     """A socket of the browser ``client`` is: the same session cookie."""
     from config.asgi import application
 
     cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
     communicator = WebsocketCommunicator(
-        application, f"/ws/chat/{conversation.public_id}/?lang={lang}",
-        headers=[(b"host", b"127.0.0.1"), (b"origin", ORIGIN.encode()), (b"cookie", cookie.encode())])
+        application,
+        f"/ws/chat/{conversation.public_id}/?lang={lang}",
+        headers=[(b"host", b"127.0.0.1"), (b"origin", ORIGIN.encode()), (b"cookie", cookie.encode())],
+    )
     connected, _ = await communicator.connect(timeout=5)
     assert connected
     return communicator

@@ -22,8 +22,7 @@ def test_it_opens_the_latest_conversation(browser_for, alice):
     assert browser_for(alice).get("/")["Location"] == f"/c/{latest.public_id}/"
 
 
-def test_it_lists_only_the_customers_own_conversations(browser_for, alice, bob,
-                                                       alice_conversation):
+def test_it_lists_only_the_customers_own_conversations(browser_for, alice, bob, alice_conversation):
     Conversation.objects.create(customer=alice, title="About my card")
     Conversation.objects.create(customer=bob, title="Bob's secret")
     html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
@@ -37,8 +36,7 @@ def test_it_starts_a_new_conversation(browser_for, alice, alice_conversation):
     assert response["Location"] == f"/c/{new.public_id}/"
 
 
-def test_it_reuses_an_empty_conversation_instead_of_starting_another(browser_for, alice,
-                                                                     alice_conversation):
+def test_it_reuses_an_empty_conversation_instead_of_starting_another(browser_for, alice, alice_conversation):
     client = browser_for(alice)
     for _ in range(3):
         response = client.post("/c/new")

@@ -19,13 +19,13 @@ from tools.models import Confirmation
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-UNREACHABLE = ("The bank&#x27;s systems are not reachable right now. Nothing was done; "
-               "please try again in a minute.")
+UNREACHABLE = (
+    "The bank&#x27;s systems are not reachable right now. Nothing was done; please try again in a minute."
+)
 
 
 def confirm(client, proposal, **extra):
-    return client.post(f"/proposals/{proposal.public_id}/confirm",
-                       {"digest": proposal.args_digest}, **extra)
+    return client.post(f"/proposals/{proposal.public_id}/confirm", {"digest": proposal.args_digest}, **extra)
 
 
 def decline(client, proposal, **extra):
@@ -53,7 +53,8 @@ def retry_form(html: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("error", [OperationalError, InterfaceError])
 def test_a_database_error_in_the_confirmation_is_a_503_and_the_proposal_stays_pending(
-        browser_for, alice, block_proposal, error):
+    browser_for, alice, block_proposal, error
+):
     with mock.patch("tools.proposals.proposal_confirm", side_effect=error("gone")):
         response = confirm(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 503
@@ -72,8 +73,7 @@ def test_the_card_keeps_its_digest_and_confirm_works_again(browser_for, alice, b
     # Only the card's error slot is swapped: its Confirm button, digest and all, stays.
     assert response["HX-Reswap"] == "none"
     html = response.content.decode()
-    assert html.strip().startswith(
-        f'<div id="proposal-{block_proposal.public_id}-error" hx-swap-oob="true">')
+    assert html.strip().startswith(f'<div id="proposal-{block_proposal.public_id}-error" hx-swap-oob="true">')
     card = render_to_string("bankbot/chat.html#proposal-card", {"proposal": block_proposal})
     assert f'<div id="proposal-{block_proposal.public_id}-error">' in card  # the slot it fills
 
@@ -90,8 +90,10 @@ def test_without_htmx_it_is_a_503_page_whose_try_again_confirms(browser_for, ali
     html = response.content.decode()
     assert UNREACHABLE in html and "<h1>Please try again in a minute</h1>" in html
     fields = retry_form(html)
-    assert fields == {"url": f"/proposals/{block_proposal.public_id}/confirm",
-                      "digest": block_proposal.args_digest}
+    assert fields == {
+        "url": f"/proposals/{block_proposal.public_id}/confirm",
+        "digest": block_proposal.args_digest,
+    }
 
     again = client.post(fields.pop("url"), fields)
     assert again.status_code == 302 and Card.objects.get(last4="4242").status == "blocked"
@@ -106,8 +108,7 @@ def test_a_database_error_in_the_decline_is_a_503(browser_for, alice, block_prop
 
 
 @pytest.mark.parametrize("extra", [HTMX, {}], ids=["htmx", "form"])
-def test_a_database_that_is_down_for_every_query_is_still_a_503(browser_for, alice,
-                                                                block_proposal, extra):
+def test_a_database_that_is_down_for_every_query_is_still_a_503(browser_for, alice, block_proposal, extra):
     client = browser_for(alice)
     with database_down():
         response = confirm(client, block_proposal, **extra)
@@ -116,8 +117,7 @@ def test_a_database_that_is_down_for_every_query_is_still_a_503(browser_for, ali
     assert block_proposal.status == "pending"
 
 
-def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(browser_for, alice,
-                                                                       block_proposal):
+def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(browser_for, alice, block_proposal):
     client = browser_for(alice)
     with mock.patch("bankbot.views._proposal_card", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal, **HTMX)
@@ -131,11 +131,11 @@ def test_a_failure_after_the_confirmation_does_not_say_nothing_was_done(browser_
     assert Confirmation.objects.count() == 1
 
 
-def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(browser_for, alice,
-                                                                        alice_conversation):
+def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(
+    browser_for, alice, alice_conversation
+):
     client = browser_for(alice)
-    fields = {"conversation": str(alice_conversation.public_id), "text": "Hello",
-              "client_message_id": "m-1"}
+    fields = {"conversation": str(alice_conversation.public_id), "text": "Hello", "client_message_id": "m-1"}
     with database_down():
         response = client.post("/messages/", fields)
     assert response.status_code == 503
@@ -144,18 +144,22 @@ def test_a_message_the_database_cannot_store_is_a_503_with_the_same_form(browser
     assert retry_form(response.content.decode()) == {"url": "/messages/", **fields}
 
 
-def test_a_message_stored_but_not_answered_is_answered_by_try_again(browser_for, alice,
-                                                                   alice_conversation):
+def test_a_message_stored_but_not_answered_is_answered_by_try_again(browser_for, alice, alice_conversation):
     client = browser_for(alice)
     with mock.patch("bankbot.views.run_turn", side_effect=OperationalError("gone")):
-        response = client.post("/messages/", {"conversation": str(alice_conversation.public_id),
-                                              "text": "Hello", "client_message_id": "m-1"})
+        response = client.post(
+            "/messages/",
+            {"conversation": str(alice_conversation.public_id), "text": "Hello", "client_message_id": "m-1"},
+        )
     assert response.status_code == 503
     html = response.content.decode()
     assert "Your message is saved" in html and "Nothing was done" not in html
     fields = retry_form(html)  # a retry of the stored message, not a second copy of it
-    assert fields == {"url": "/messages/", "conversation": str(alice_conversation.public_id),
-                      "action": "retry"}
+    assert fields == {
+        "url": "/messages/",
+        "conversation": str(alice_conversation.public_id),
+        "action": "retry",
+    }
 
     again = client.post(fields.pop("url"), fields)
     assert again.status_code == 302
@@ -172,13 +176,14 @@ def test_the_503_page_is_in_the_customers_language(browser_for, alice, block_pro
 
 
 def test_a_bug_is_not_reported_as_an_outage(browser_for, alice, block_proposal):
-    with mock.patch("tools.proposals.proposal_confirm", side_effect=IntegrityError("a bug")), \
-            pytest.raises(IntegrityError):
+    with (
+        mock.patch("tools.proposals.proposal_confirm", side_effect=IntegrityError("a bug")),
+        pytest.raises(IntegrityError),
+    ):
         confirm(browser_for(alice), block_proposal, **HTMX)
 
 
-@pytest.mark.parametrize("path", ["/", "/statement/?month=2026-10", "/admin/", "/lab/",
-                                  "/no-such-page/"])
+@pytest.mark.parametrize("path", ["/", "/statement/?month=2026-10", "/admin/", "/lab/", "/no-such-page/"])
 def test_any_page_with_the_database_down_is_a_503_that_says_so(browser_for, alice, path):
     client = browser_for(alice)
     with database_down():
@@ -201,8 +206,7 @@ def test_the_not_found_page_still_renders_when_the_database_is_up(browser_for, a
     assert response.status_code == 404 and "alice" in response.content.decode()
 
 
-def test_a_sign_in_posted_while_the_database_is_down_is_a_503_that_never_echoes_the_password(
-        client):
+def test_a_sign_in_posted_while_the_database_is_down_is_a_503_that_never_echoes_the_password(client):
     with database_down():
         response = client.post("/login/", {"username": "alice", "password": "hunter2-SECRET"})
     html = response.content.decode()
@@ -256,8 +260,7 @@ def test_an_error_page_that_meets_the_outage_is_a_503(rf, status):
     assert 'href="/somewhere/"' in html
 
 
-def test_the_note_to_the_model_commits_with_the_action_or_neither_does(browser_for, alice,
-                                                                      block_proposal):
+def test_the_note_to_the_model_commits_with_the_action_or_neither_does(browser_for, alice, block_proposal):
     client = browser_for(alice)
     with mock.patch("bankbot.views.confirmation_note", side_effect=OperationalError("gone")):
         response = confirm(client, block_proposal, **HTMX)

@@ -15,8 +15,7 @@ def first_of_month(time_machine):
     time_machine.move_to(FIRST_OF_DECEMBER, tick=False)
 
 
-def test_an_empty_current_month_says_so_and_offers_the_latest_month(first_of_month, browser_for,
-                                                                     alice):
+def test_an_empty_current_month_says_so_and_offers_the_latest_month(first_of_month, browser_for, alice):
     html = browser_for(alice).get("/statement/").content.decode()
 
     assert "No transactions in December 2026 yet." in html
@@ -35,8 +34,7 @@ def test_an_empty_current_month_is_said_in_russian(first_of_month, browser_for, 
     assert "No transactions" not in html
 
 
-def test_an_empty_past_month_offers_the_latest_month_before_it(first_of_month, browser_for,
-                                                                alice):
+def test_an_empty_past_month_offers_the_latest_month_before_it(first_of_month, browser_for, alice):
     html = browser_for(alice).get("/statement/?month=2026-09").content.decode()
 
     assert "No transactions in September 2026." in html and "yet" not in html

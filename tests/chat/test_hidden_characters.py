@@ -28,25 +28,35 @@ def test_the_statement_page_shows_them(browser_for, alice, hidden):
 
 def test_a_statement_in_the_chat_shows_them(browser_for, alice, alice_conversation, hidden):
     client = browser_for(alice)
-    client.post("/messages/", {"conversation": str(alice_conversation.public_id),
-                               "text": statement_request()})
+    client.post(
+        "/messages/", {"conversation": str(alice_conversation.public_id), "text": statement_request()}
+    )
     html = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert 'class="txn-table statement-rows"' in html
     assert_shown(html)
 
 
 def test_a_confirm_cards_excerpts_show_them(browser_for, alice, alice_conversation):
-    source = {"tool": "get_statement", "field": "transactions[0].description",
-              "author": "merchant", "excerpt": HIDDEN, "mentions": ["4242"]}
+    source = {
+        "tool": "get_statement",
+        "field": "transactions[0].description",
+        "author": "merchant",
+        "excerpt": HIDDEN,
+        "mentions": ["4242"],
+    }
     proposal = make_proposal(alice_conversation, sources=[source], card="4242")
-    html = browser_for(alice).post(f"/proposals/{proposal.public_id}/decline",
-                                   HTTP_HX_REQUEST="true").content.decode()
+    html = (
+        browser_for(alice)
+        .post(f"/proposals/{proposal.public_id}/decline", HTTP_HX_REQUEST="true")
+        .content.decode()
+    )
     assert "written by a merchant" in html
     assert_shown(html)
 
 
-def test_a_note_from_the_bank_shows_them(browser_for, alice, alice_conversation, staff,
-                                         django_capture_on_commit_callbacks):
+def test_a_note_from_the_bank_shows_them(
+    browser_for, alice, alice_conversation, staff, django_capture_on_commit_callbacks
+):
     from bankbot.models import Message
     from bankbot.news import news_of
     from tests.chat.test_dispute_news import move, open_dispute

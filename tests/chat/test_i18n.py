@@ -17,8 +17,9 @@ def test_it_offers_a_language_switch(client):
 
 def test_it_switches_the_interface_to_russian(browser_for, alice, alice_conversation):
     client = browser_for(alice)
-    response = client.post("/i18n/setlang/", {"language": "ru",
-                                              "next": f"/c/{alice_conversation.public_id}/"})
+    response = client.post(
+        "/i18n/setlang/", {"language": "ru", "next": f"/c/{alice_conversation.public_id}/"}
+    )
     assert response.status_code == 302
     html = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
     assert '<html lang="ru">' in html
@@ -31,12 +32,13 @@ def test_it_shows_the_sign_in_page_in_russian(client):
     assert "Вход в BankBot" in client.get("/login/").content.decode()
 
 
-def test_a_button_writes_its_message_in_the_pages_language(browser_for, alice,
-                                                           alice_conversation):
+def test_a_button_writes_its_message_in_the_pages_language(browser_for, alice, alice_conversation):
     client = browser_for(alice)
     client.post("/i18n/setlang/", {"language": "ru", "next": "/"})
-    client.post("/messages/", {"conversation": str(alice_conversation.public_id),
-                               "operation": "raise_dispute", "target": "T-1001"})
+    client.post(
+        "/messages/",
+        {"conversation": str(alice_conversation.public_id), "operation": "raise_dispute", "target": "T-1001"},
+    )
     assert alice_conversation.messages.filter(role="customer").get().text == "Оспорить T-1001"
 
 

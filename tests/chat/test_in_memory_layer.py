@@ -39,8 +39,7 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return seen
 
 
-async def test_it_walks_for_expired_entries_once_a_second_not_before_every_message(
-        clock, walks):
+async def test_it_walks_for_expired_entries_once_a_second_not_before_every_message(clock, walks):
     layer = InMemoryChannelLayer()
     await layer.group_add("chat.a", "specific.x!1")
     for _ in range(50):
@@ -71,7 +70,8 @@ def test_a_worker_without_redis_uses_it(settings):
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_chat_dispatches_without_a_hop_to_close_connections(
-        connect, alice, alice_conversation, monkeypatch):
+    connect, alice, alice_conversation, monkeypatch
+):
     """Channels closes old database connections on its thread-sensitive executor
     before every handler; the chat's database steps close their own (they are
     database_sync_to_async calls), so it skips that hop: for a turn's fragments and
@@ -91,8 +91,9 @@ async def test_the_chat_dispatches_without_a_hop_to_close_connections(
 
     monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
     communicator, _ = await connect(alice_conversation, user=alice.user)
-    await get_channel_layer().group_send(group_name(alice_conversation),
-                                         {"type": "chat.fragment", "html": "<p>one</p>"})
+    await get_channel_layer().group_send(
+        group_name(alice_conversation), {"type": "chat.fragment", "html": "<p>one</p>"}
+    )
     assert await communicator.receive_from(timeout=5) == "<p>one</p>"
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="h-1"))
     await receive_until(communicator, 'data-state="done"')

@@ -21,8 +21,7 @@ def test_it_shows_a_labelled_sign_in_form(client):
 
 
 def test_it_signs_a_customer_in_to_the_chat(client, alice):
-    response = client.post("/login/", {"username": "alice", "password": "alice-pw-123"},
-                           follow=True)
+    response = client.post("/login/", {"username": "alice", "password": "alice-pw-123"}, follow=True)
     assert response.redirect_chain[0] == ("/", 302)
     assert response.templates[0].name == "bankbot/chat.html"
     assert "Alice Akhmetova" in response.content.decode()
@@ -61,8 +60,7 @@ def test_failures_from_elsewhere_never_lock_the_owner_out(alice):
     guesser = Client(REMOTE_ADDR="203.0.113.9")
     for _ in range(3):
         guesser.post("/login/", {"username": "alice", "password": "wrong"})
-    assert guesser.post("/login/", {"username": "alice", "password": "alice-pw-123"}
-                        ).status_code == 429
+    assert guesser.post("/login/", {"username": "alice", "password": "alice-pw-123"}).status_code == 429
 
     owner = Client(REMOTE_ADDR="198.51.100.7")
     response = owner.post("/login/", {"username": "alice", "password": "alice-pw-123"})

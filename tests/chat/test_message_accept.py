@@ -25,10 +25,15 @@ from tests.chat.test_consumer_receipts import receipt
 pytestmark = pytest.mark.django_db
 
 
-def accept(conversation: Conversation, text: str = "Hello", client_message_id: str | None = None,
-           ui_action: dict[str, str] | None = None) -> Message | None:
-    return message_accept(conversation=conversation, text=text,
-                          client_message_id=client_message_id, ui_action=ui_action)
+def accept(
+    conversation: Conversation,
+    text: str = "Hello",
+    client_message_id: str | None = None,
+    ui_action: dict[str, str] | None = None,
+) -> Message | None:
+    return message_accept(
+        conversation=conversation, text=text, client_message_id=client_message_id, ui_action=ui_action
+    )
 
 
 def customer_messages(conversation: Conversation) -> int:
@@ -70,8 +75,7 @@ def test_a_resent_frame_past_the_limit_is_answered_as_resent(alice_conversation)
     assert customer_messages(alice_conversation) == RATE_LIMIT_MESSAGES
 
 
-def test_the_same_client_id_in_another_conversation_is_another_message(alice,
-                                                                       alice_conversation):
+def test_the_same_client_id_in_another_conversation_is_another_message(alice, alice_conversation):
     other = Conversation.objects.create(customer=alice)
     assert accept(alice_conversation, client_message_id="c-1") is not None
     assert accept(other, client_message_id="c-1") is not None
@@ -79,19 +83,25 @@ def test_the_same_client_id_in_another_conversation_is_another_message(alice,
 
 @pytest.mark.parametrize("client_message_id", [None, "c-x"])
 def test_the_limit_counts_every_conversation_and_retries_of_the_last_minute(
-        alice, bob, alice_conversation, bob_conversation, client_message_id):
+    alice, bob, alice_conversation, bob_conversation, client_message_id
+):
     other = Conversation.objects.create(customer=alice)
     for n in range(RATE_LIMIT_MESSAGES - 3):
         accept(other, client_message_id=f"o-{n}")
     # Two retries count; an old message, the bank's notes and bob's messages do not.
     for _ in range(2):
-        chat.message_add(conversation=alice_conversation, role=Message.Role.SYSTEM,
-                         text="retried", payload={"kind": RETRY, "message": 1})
+        chat.message_add(
+            conversation=alice_conversation,
+            role=Message.Role.SYSTEM,
+            text="retried",
+            payload={"kind": RETRY, "message": 1},
+        )
     chat.message_add(conversation=alice_conversation, role=Message.Role.SYSTEM, text="note")
     old = accept(alice_conversation, client_message_id="old")
     assert old is not None
     Message.objects.filter(pk=old.pk).update(
-        created_at=old.created_at - chat.RATE_LIMIT_WINDOW - timedelta(seconds=1))
+        created_at=old.created_at - chat.RATE_LIMIT_WINDOW - timedelta(seconds=1)
+    )
     for n in range(RATE_LIMIT_MESSAGES):
         accept(bob_conversation, client_message_id=f"b-{n}")
     # 7 messages + 2 retries: one more fits, then the limit.
@@ -114,8 +124,7 @@ def test_a_refused_message_stores_nothing(alice_conversation):
     assert not alice_conversation.messages.exists() and alice_conversation.title == ""
 
 
-def test_a_frame_that_raced_past_the_check_is_answered_as_resent(alice_conversation,
-                                                                 monkeypatch):
+def test_a_frame_that_raced_past_the_check_is_answered_as_resent(alice_conversation, monkeypatch):
     # Were the same id stored between the check and the INSERT (it cannot be: every
     # message with an id is stored under the customer's hold), the unique constraint
     # refuses it and the frame is answered as resent, with nothing else written.
@@ -126,9 +135,9 @@ def test_a_frame_that_raced_past_the_check_is_answered_as_resent(alice_conversat
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_session_the_database_cannot_read_stores_nothing(connect, alice,
-                                                                 alice_conversation,
-                                                                 monkeypatch):
+async def test_a_session_the_database_cannot_read_stores_nothing(
+    connect, alice, alice_conversation, monkeypatch
+):
     communicator, _ = await connect(alice_conversation, user=alice.user)
 
     def unreadable(**kwargs):
@@ -144,9 +153,9 @@ async def test_a_session_the_database_cannot_read_stores_nothing(connect, alice,
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_message_takes_one_trip_to_the_database_thread(connect, alice,
-                                                               alice_conversation,
-                                                               monkeypatch):
+async def test_a_message_takes_one_trip_to_the_database_thread(
+    connect, alice, alice_conversation, monkeypatch
+):
     import bankbot.consumers as consumers
     import bankbot.message_intake as intake
 

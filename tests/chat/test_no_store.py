@@ -20,8 +20,7 @@ def test_customer_pages_send_no_store(browser_for, alice, alice_conversation):
         client.get("/statement/"),
         client.get("/statement/?month=2026-13"),  # an error page shows the cards too
         client.post("/c/new"),
-        client.post("/messages/", {"conversation": str(alice_conversation.public_id),
-                                   "text": "hello"}),
+        client.post("/messages/", {"conversation": str(alice_conversation.public_id), "text": "hello"}),
         client.post(f"/proposals/{proposal.public_id}/decline", HTTP_HX_REQUEST="true"),
     ]
     for response in responses:

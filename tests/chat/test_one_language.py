@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 # The project's catalogues: the root one (templates, the chat) and each app's own.
 CATALOGUES = sorted(ROOT.glob("*/locale/ru/LC_MESSAGES/django.po")) + [
-    ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"]
+    ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
+]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\{\s*\w+\s*\}\}")
 
 
@@ -43,8 +44,8 @@ def msgids(po: Path) -> Iterator[str]:
 GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy"}
 SOURCES = ["accounts", "bankbot", "disputes", "tools", "errors.py"]
 TEMPLATE_STRINGS = re.compile(
-    r'{%\s*translate\s+"([^"]+)"|{%\s*blocktranslate\b[^%]*%}(.*?){%\s*(?:plural|endblocktranslate)',
-    re.S)
+    r'{%\s*translate\s+"([^"]+)"|{%\s*blocktranslate\b[^%]*%}(.*?){%\s*(?:plural|endblocktranslate)', re.S
+)
 
 
 def marked_strings() -> Iterator[str]:
@@ -54,13 +55,19 @@ def marked_strings() -> Iterator[str]:
         path = ROOT / source
         for file in [path] if path.is_file() else path.rglob("*.py"):
             for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                        and node.func.id in GETTEXT and node.args
-                        and isinstance(node.args[0], ast.Constant)):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in GETTEXT
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                ):
                     yield str(node.args[0].value)
-    for template in [*(ROOT / "templates").glob("*.html"),
-                     *(ROOT / "templates" / "bankbot").rglob("*.html"),
-                     *(ROOT / "templates" / "registration").rglob("*.html")]:
+    for template in [
+        *(ROOT / "templates").glob("*.html"),
+        *(ROOT / "templates" / "bankbot").rglob("*.html"),
+        *(ROOT / "templates" / "registration").rglob("*.html"),
+    ]:
         for match in TEMPLATE_STRINGS.finditer(template.read_text(encoding="utf-8")):
             yield " ".join((match.group(1) or match.group(2)).split())
 
@@ -74,8 +81,10 @@ def sentence_patterns() -> dict[str, re.Pattern[str]]:
         literal = PLACEHOLDER.split(msgid)
         if len(re.findall(r"[A-Za-z]+", " ".join(literal))) < 3:
             continue
-        patterns[msgid] = re.compile(r".{1,80}?".join(
-            r"\s+".join(re.escape(word) for word in part.split(" ")) for part in literal), re.S)
+        patterns[msgid] = re.compile(
+            r".{1,80}?".join(r"\s+".join(re.escape(word) for word in part.split(" ")) for part in literal),
+            re.S,
+        )
     return patterns
 
 
@@ -102,18 +111,26 @@ class RussianCustomer:
         self.client, self.conversation = client, conversation
 
     def send(self, text: str = "", **ui: str) -> None:
-        response = self.client.post("/messages/", {
-            "conversation": str(self.conversation.public_id), "text": text,
-            "client_message_id": uuid.uuid4().hex, **ui})
+        response = self.client.post(
+            "/messages/",
+            {
+                "conversation": str(self.conversation.public_id),
+                "text": text,
+                "client_message_id": uuid.uuid4().hex,
+                **ui,
+            },
+        )
         assert response.status_code == 302, response.content.decode()[:500]
 
     def latest(self, tool: str) -> Proposal:
         return Proposal.objects.filter(conversation=self.conversation, tool=tool).latest("id")
 
     def click(self, proposal: Proposal, verb: str = "confirm", digest: str | None = None) -> str:
-        response = self.client.post(f"/proposals/{proposal.public_id}/{verb}",
-                                    {"digest": digest or proposal.args_digest},
-                                    HTTP_HX_REQUEST="true")
+        response = self.client.post(
+            f"/proposals/{proposal.public_id}/{verb}",
+            {"digest": digest or proposal.args_digest},
+            HTTP_HX_REQUEST="true",
+        )
         return response.content.decode()
 
     def page(self, url: str = "") -> str:
@@ -135,7 +152,8 @@ def russian(browser_for, alice, alice_conversation, monkeypatch) -> RussianCusto
 def test_the_catalogue_test_finds_an_english_sentence():
     patterns = sentence_patterns()
     assert patterns["Dispute %(amount)s of transaction %(transaction)s"].search(
-        "Dispute 15 000,00 ₸ of transaction T-1001")
+        "Dispute 15 000,00 ₸ of transaction T-1001"
+    )
     assert "Send" not in patterns  # a word, not a sentence
 
 
@@ -143,9 +161,14 @@ def test_a_russian_customer_reads_no_english_sentence(russian, alice, staff):
     pages: dict[str, str] = {}
     month = f"{timezone.localdate(days_ago(5)):%Y-%m}"
     # Questions the offline model answers, and requests it relays refusals of.
-    for question in (f"покажи выписку за {month}", "покажи мои карты", "какой у меня баланс",
-                     f"сколько я потратил в {month}", "оспорь T-1002, я её не совершала",
-                     "заблокируй карту 9999"):
+    for question in (
+        f"покажи выписку за {month}",
+        "покажи мои карты",
+        "какой у меня баланс",
+        f"сколько я потратил в {month}",
+        "оспорь T-1002, я её не совершала",
+        "заблокируй карту 9999",
+    ):
         russian.send(question)
     # Each write tool: pending, executed, failed, declined and expired cards.
     russian.send(operation="block_card", target="4242")
@@ -183,13 +206,17 @@ def test_a_russian_customer_reads_no_english_sentence(russian, alice, staff):
     pages["changed click"] = russian.click(russian.latest("raise_dispute"), digest="0" * 64)
     # The bank's news, and the model's answer about the dispute.
     dispute = Dispute.objects.get()
-    dispute_review(dispute=dispute, to_status=Dispute.Status.IN_REVIEW, note="Checking.",
-                   staff_user=staff, customer_note="")
+    dispute_review(
+        dispute=dispute,
+        to_status=Dispute.Status.IN_REVIEW,
+        note="Checking.",
+        staff_user=staff,
+        customer_note="",
+    )
     russian.send(f"какой статус спора {dispute.reference}?")
     pages["chat"] = russian.page()
     pages["statement"] = russian.page(f"/statement/?month={month}")
-    pages["old statement"] = russian.page(
-        f"/statement/?month={timezone.localdate(days_ago(200)):%Y-%m}")
+    pages["old statement"] = russian.page(f"/statement/?month={timezone.localdate(days_ago(200)):%Y-%m}")
     pages["statement error"] = russian.page("/statement/?month=1999-01")
     assert "Выписка" in pages["statement"] and "проверьте" in pages["chat"].lower()
     found = english_in(pages)
@@ -202,11 +229,22 @@ def test_amounts_read_the_russian_way_in_answers_cards_and_tables(russian):
     russian.send(operation="raise_dispute", target="T-1001")
     page = russian.page()
     # The bank's words (not a merchant's): answers, the card's action and values, totals.
-    said = [html.unescape(text) for text in re.findall(
-        r'class="(?:bubble__text|proposal__summary|statement__total|panel__meta)"[^>]*>(.*?)<'
-        r"|<dd>(.*?)</dd>", page, re.S) for text in text if text]
-    assert [text for text in said
-            if re.fullmatch("В выписке за .+ 2 операции на сумму 17\u00a0500,50\u00a0₸.", text)]
+    said = [
+        html.unescape(text)
+        for text in re.findall(
+            r'class="(?:bubble__text|proposal__summary|statement__total|panel__meta)"[^>]*>(.*?)<'
+            r"|<dd>(.*?)</dd>",
+            page,
+            re.S,
+        )
+        for text in text
+        if text
+    ]
+    assert [
+        text
+        for text in said
+        if re.fullmatch("В выписке за .+ 2 операции на сумму 17\u00a0500,50\u00a0₸.", text)
+    ]
     assert "Оспорить 15\u00a0000,00\u00a0₸ по операции T-1001" in said
     assert "15\u00a0000,00\u00a0₸" in said
     assert not [text for text in said if re.search(r"\d\.\d\d\b|KZT", text)]

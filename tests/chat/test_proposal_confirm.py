@@ -20,8 +20,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def confirm(client, proposal, digest=None, **extra):
-    return client.post(f"/proposals/{proposal.public_id}/confirm",
-                       {"digest": proposal.args_digest if digest is None else digest}, **extra)
+    return client.post(
+        f"/proposals/{proposal.public_id}/confirm",
+        {"digest": proposal.args_digest if digest is None else digest},
+        **extra,
+    )
 
 
 def test_it_blocks_the_card_and_shows_the_result(browser_for, alice, block_proposal):
@@ -34,12 +37,16 @@ def test_it_blocks_the_card_and_shows_the_result(browser_for, alice, block_propo
 
 
 def test_it_reads_the_proposal_once_the_locked_fetch_and_renders_what_that_left(
-        browser_for, alice, block_proposal):
+    browser_for, alice, block_proposal
+):
     client = browser_for(alice)
     with CaptureQueriesContext(connection) as queries:
         response = confirm(client, block_proposal, **HTMX)
-    reads = [q["sql"] for q in queries.captured_queries
-             if q["sql"].startswith("SELECT") and 'FROM "tools_proposal"' in q["sql"]]
+    reads = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith("SELECT") and 'FROM "tools_proposal"' in q["sql"]
+    ]
     assert len(reads) == 1
     if connection.vendor == "postgresql":  # SQLite has no row locks: its writer lock serves
         assert "FOR UPDATE" in reads[0]
@@ -53,8 +60,9 @@ def test_it_adds_the_result_to_the_conversation(browser_for, alice, block_propos
 
 
 def test_it_shows_the_dispute_reference_status_and_amount(browser_for, alice, alice_conversation):
-    proposal = make_proposal(alice_conversation, "raise_dispute", transaction="T-1001",
-                             amount="15000.00", reason="not_recognised")
+    proposal = make_proposal(
+        alice_conversation, "raise_dispute", transaction="T-1001", amount="15000.00", reason="not_recognised"
+    )
     html = confirm(browser_for(alice), proposal, **HTMX).content.decode()
     proposal.refresh_from_db()
     dispute = proposal.result["result"]
@@ -67,8 +75,7 @@ def test_it_redirects_back_to_the_conversation_without_htmx(browser_for, alice, 
     response = confirm(browser_for(alice), block_proposal)
     conversation = block_proposal.conversation
     assert response.status_code == 302
-    assert response["Location"] == (f"/c/{conversation.public_id}/"
-                                     f"#proposal-{block_proposal.public_id}")
+    assert response["Location"] == (f"/c/{conversation.public_id}/#proposal-{block_proposal.public_id}")
     assert Card.objects.get(last4="4242").status == "blocked"
 
 
@@ -83,8 +90,7 @@ def test_a_second_click_makes_no_second_action(browser_for, alice, block_proposa
 
 
 def test_it_says_when_the_proposal_expired(browser_for, alice, block_proposal):
-    Proposal.objects.filter(pk=block_proposal.pk).update(
-        expires_at=timezone.now() - timedelta(seconds=1))
+    Proposal.objects.filter(pk=block_proposal.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     response = confirm(browser_for(alice), block_proposal, **HTMX)
     assert response.status_code == 410
     html = response.content.decode()
@@ -119,7 +125,8 @@ def test_it_answers_404_for_another_customers_proposal(browser_for, bob, block_p
 
 def test_it_answers_404_for_an_unknown_proposal(browser_for, alice):
     response = browser_for(alice).post(
-        "/proposals/00000000-0000-4000-8000-000000000000/confirm", {"digest": "x"})
+        "/proposals/00000000-0000-4000-8000-000000000000/confirm", {"digest": "x"}
+    )
     assert response.status_code == 404
 
 
@@ -135,13 +142,15 @@ def test_it_only_accepts_post(browser_for, alice, block_proposal):
 
 
 def test_a_confirm_the_database_was_too_busy_to_run_is_a_503_and_stays_clickable(
-        browser_for, alice, block_proposal, monkeypatch):
+    browser_for, alice, block_proposal, monkeypatch
+):
     from tools import proposals
     from tools.idempotency import TemporarilyUnavailable
 
     def busy(**kwargs):
-        raise TemporarilyUnavailable("The bank's systems are busy. Nothing was done; press "
-                                     "Confirm again in a moment.")
+        raise TemporarilyUnavailable(
+            "The bank's systems are busy. Nothing was done; press Confirm again in a moment."
+        )
 
     monkeypatch.setattr(proposals, "proposal_confirm", busy)
     response = confirm(browser_for(alice), block_proposal, **HTMX)

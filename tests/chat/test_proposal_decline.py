@@ -37,8 +37,9 @@ def test_declining_twice_tells_the_model_once(browser_for, alice, block_proposal
 def test_a_declined_proposal_cannot_be_confirmed(browser_for, alice, block_proposal):
     client = browser_for(alice)
     decline(client, block_proposal, **HTMX)
-    response = client.post(f"/proposals/{block_proposal.public_id}/confirm",
-                           {"digest": block_proposal.args_digest}, **HTMX)
+    response = client.post(
+        f"/proposals/{block_proposal.public_id}/confirm", {"digest": block_proposal.args_digest}, **HTMX
+    )
     assert response.status_code == 409 and "You declined this action" in response.content.decode()
     assert Card.objects.get(last4="4242").status == "active"
 

@@ -16,8 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def page(client, proposal) -> str:
     """The card as the chat page and its swaps render it (chat.html#proposal-card)."""
-    return client.get(f"/proposals/{proposal.public_id}/",
-                      headers={"HX-Request": "true"}).content.decode()
+    return client.get(f"/proposals/{proposal.public_id}/", headers={"HX-Request": "true"}).content.decode()
 
 
 def test_a_pending_card_says_when_it_expires(browser_for, alice, block_proposal):
@@ -45,24 +44,23 @@ def test_the_card_answers_as_it_stands_now(browser_for, alice, block_proposal):
     client = browser_for(alice)
     response = client.get(f"/proposals/{block_proposal.public_id}/", headers={"HX-Request": "true"})
     assert response.status_code == 200 and "proposal--pending" in response.content.decode()
-    Proposal.objects.filter(pk=block_proposal.pk).update(
-        expires_at=timezone.now() - timedelta(seconds=1))
-    html = client.get(f"/proposals/{block_proposal.public_id}/",
-                      headers={"HX-Request": "true"}).content.decode()
+    Proposal.objects.filter(pk=block_proposal.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    html = client.get(
+        f"/proposals/{block_proposal.public_id}/", headers={"HX-Request": "true"}
+    ).content.decode()
     assert "proposal--expired" in html and "This confirmation has expired" in html
     assert ">Confirm</button>" not in html
     assert Proposal.objects.get(pk=block_proposal.pk).status == "pending"  # a GET changes nothing
 
 
-def test_without_htmx_it_leads_to_the_card_in_its_conversation(browser_for, alice,
-                                                               block_proposal):
+def test_without_htmx_it_leads_to_the_card_in_its_conversation(browser_for, alice, block_proposal):
     response = browser_for(alice).get(f"/proposals/{block_proposal.public_id}/")
-    assert response["Location"] == (f"/c/{block_proposal.conversation.public_id}/"
-                                    f"#proposal-{block_proposal.public_id}")
+    assert response["Location"] == (
+        f"/c/{block_proposal.conversation.public_id}/#proposal-{block_proposal.public_id}"
+    )
 
 
 def test_another_customers_card_is_not_found(browser_for, bob, block_proposal):
-    response = browser_for(bob).get(f"/proposals/{block_proposal.public_id}/",
-                                   headers={"HX-Request": "true"})
+    response = browser_for(bob).get(f"/proposals/{block_proposal.public_id}/", headers={"HX-Request": "true"})
     assert response.status_code == 404
     assert "Block card" not in response.content.decode()

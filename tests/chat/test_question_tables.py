@@ -23,8 +23,11 @@ def conversation(db: None, monkeypatch: pytest.MonkeyPatch) -> Conversation:
 def shown(conversation: Conversation, words: str, language: str = "en") -> str:
     events = turn(conversation, words)
     with translation.override(language):
-        return "".join(render_event(event, turn="t1", conversation=conversation)
-                       for event in events if event.kind == "tool")
+        return "".join(
+            render_event(event, turn="t1", conversation=conversation)
+            for event in events
+            if event.kind == "tool"
+        )
 
 
 def test_spending_shows_its_rows_with_dispute_buttons(conversation):
@@ -56,20 +59,23 @@ def test_disputes_read_in_russian(conversation):
     assert "Ваши споры" in html and "Комментарий банка" in html and "отклонён" in html
 
 
-@pytest.mark.parametrize(("language", "words", "active", "blocked"), [
-    ("en", "show my cards", "Active", "Blocked"),
-    ("ru", "мои карты", "Активна", "Заблокирована"),
-])
+@pytest.mark.parametrize(
+    ("language", "words", "active", "blocked"),
+    [
+        ("en", "show my cards", "Active", "Blocked"),
+        ("ru", "мои карты", "Активна", "Заблокирована"),
+    ],
+)
 def test_each_cards_chip_says_its_state_in_the_words_the_answer_check_writes(
-        conversation, language, words, active, blocked):
+    conversation, language, words, active, blocked
+):
     html = shown(conversation, words, language)
     assert f'badge--ok">{active}<' in html and f'badge--muted">{blocked}<' in html
     with translation.override(language):  # one source: the chip and G10's replacement
         assert (str(card_state("active")), str(card_state("blocked"))) == (active, blocked)
 
 
-@pytest.mark.parametrize("words", ["how much did I spend last week", "what is my balance?",
-                                   "мои споры"])
+@pytest.mark.parametrize("words", ["how much did I spend last week", "what is my balance?", "мои споры"])
 def test_a_question_table_is_the_same_live_and_reloaded(conversation, words):
     live = live_extras(turn(conversation, words))
     assert len(live) == 1 and live[0]["kind"] == "tool"

@@ -32,18 +32,26 @@ def stored(customer: Any) -> int:
     return Message.objects.filter(conversation__customer=customer, role="customer").count()
 
 
-def test_it_stores_at_most_the_limit_from_simultaneous_form_posts(browser_for, alice, bob,
-                                                                   alice_conversation,
-                                                                   bob_conversation):
+def test_it_stores_at_most_the_limit_from_simultaneous_form_posts(
+    browser_for, alice, bob, alice_conversation, bob_conversation
+):
     # Two customers at once: each gets the whole limit, neither more.
-    senders = [(browser_for(who), conversation) for who, conversation in
-               [(alice, alice_conversation), (bob, bob_conversation)] for _ in range(SENDERS)]
+    senders = [
+        (browser_for(who), conversation)
+        for who, conversation in [(alice, alice_conversation), (bob, bob_conversation)]
+        for _ in range(SENDERS)
+    ]
 
     def send(n: int) -> int:
         client, conversation = senders[n]
-        response = client.post("/messages/", {
-            "conversation": str(conversation.public_id), "text": f"Hello {n}",
-            "client_message_id": f"form-{n}"})
+        response = client.post(
+            "/messages/",
+            {
+                "conversation": str(conversation.public_id),
+                "text": f"Hello {n}",
+                "client_message_id": f"form-{n}",
+            },
+        )
         return response.status_code
 
     results, errors = run_at_once([lambda n=n: send(n) for n in range(len(senders))])
@@ -65,15 +73,19 @@ async def test_it_stores_at_most_the_limit_from_simultaneous_sockets(alice):
         async def app(scope: dict, receive: Any, send: Any) -> None:
             async with ThreadSensitiveContext(executor=workers[n % WORKERS]):
                 await application(scope, receive, send)
+
         return app
 
     cookie = await database_sync_to_async(session_cookie)(alice.user)
     headers = [(b"host", b"127.0.0.1"), (b"origin", ORIGIN.encode()), (b"cookie", cookie.encode())]
     # A conversation each, so that each socket hears only its own turn.
     conversations = await database_sync_to_async(
-        lambda: [Conversation.objects.create(customer=alice) for _ in range(SENDERS)])()
-    sockets = [WebsocketCommunicator(on_worker(n), f"/ws/chat/{conversation.public_id}/",
-                                     headers=headers) for n, conversation in enumerate(conversations)]
+        lambda: [Conversation.objects.create(customer=alice) for _ in range(SENDERS)]
+    )()
+    sockets = [
+        WebsocketCommunicator(on_worker(n), f"/ws/chat/{conversation.public_id}/", headers=headers)
+        for n, conversation in enumerate(conversations)
+    ]
     for socket in sockets:
         connected, _ = await socket.connect(timeout=10)
         assert connected

@@ -43,9 +43,13 @@ class FilteredModel:
         return sse({"content": "", "finish": "content_filter"})
 
     def client(self) -> openai.OpenAI:
-        return openai.OpenAI(api_key="test", base_url="http://filtered.invalid/v1",
-                             http_client=httpx2.Client(transport=httpx2.MockTransport(self)),
-                             max_retries=0, timeout=5)
+        return openai.OpenAI(
+            api_key="test",
+            base_url="http://filtered.invalid/v1",
+            http_client=httpx2.Client(transport=httpx2.MockTransport(self)),
+            max_retries=0,
+            timeout=5,
+        )
 
 
 @pytest.fixture
@@ -64,14 +68,18 @@ def post(client, conversation, **fields):
 
 
 def test_a_retry_storm_makes_no_more_model_calls_than_the_rate_limit(
-        browser_for, alice, alice_conversation, filtered):
+    browser_for, alice, alice_conversation, filtered
+):
     assert post(browser_for(alice), alice_conversation, text="Hello").status_code == 302
     assert filtered.calls == 1 and failures(alice_conversation) == 1
     clients = [browser_for(alice) for _ in range(STORM)]
 
-    results, errors = run_at_once([
-        lambda client=client: post(client, alice_conversation, action="retry").status_code
-        for client in clients])
+    results, errors = run_at_once(
+        [
+            lambda client=client: post(client, alice_conversation, action="retry").status_code
+            for client in clients
+        ]
+    )
 
     assert errors == []
     # The message and its retries together: the limit, and not one model call more.
@@ -98,8 +106,7 @@ def test_retries_at_once_are_counted_one_after_another(alice, alice_conversation
     assert results.count("rate_limited") == STORM - (RATE_LIMIT_MESSAGES - 1)
 
 
-def test_a_retry_is_refused_with_the_rate_limits_sentence(browser_for, alice, alice_conversation,
-                                                          filtered):
+def test_a_retry_is_refused_with_the_rate_limits_sentence(browser_for, alice, alice_conversation, filtered):
     client = browser_for(alice)
     post(client, alice_conversation, text="Hello")
     for _ in range(RATE_LIMIT_MESSAGES - 1):
@@ -110,8 +117,7 @@ def test_a_retry_is_refused_with_the_rate_limits_sentence(browser_for, alice, al
     assert filtered.calls == RATE_LIMIT_MESSAGES
 
 
-async def test_a_retry_on_the_socket_counts_as_a_message(connect, alice, alice_conversation,
-                                                        filtered):
+async def test_a_retry_on_the_socket_counts_as_a_message(connect, alice, alice_conversation, filtered):
     communicator, _ = await connect(alice_conversation, user=alice.user)
     await communicator.send_to(text_data=frame(text="Hello", client_message_id="m-1"))
     await receive_until(communicator, 'data-state="failed"')
@@ -127,9 +133,9 @@ async def test_a_retry_on_the_socket_counts_as_a_message(connect, alice, alice_c
 
 
 @pytest.mark.parametrize("fields", [{"text": "Hello"}, {"action": "retry"}])
-def test_a_form_post_beyond_the_workers_turns_is_told_to_wait(browser_for, alice,
-                                                              alice_conversation, filtered,
-                                                              bound, fields):
+def test_a_form_post_beyond_the_workers_turns_is_told_to_wait(
+    browser_for, alice, alice_conversation, filtered, bound, fields
+):
     bound(1)
     Message.objects.create(conversation=alice_conversation, role="customer", text="Earlier")
     assert turns.turn_slots().take()  # another customer's turn holds the worker's one slot
@@ -144,8 +150,7 @@ def test_a_form_post_beyond_the_workers_turns_is_told_to_wait(browser_for, alice
     assert turns.turn_slots().in_flight == 0
 
 
-def test_the_model_and_the_page_never_show_a_retry_note(browser_for, alice, alice_conversation,
-                                                         filtered):
+def test_the_model_and_the_page_never_show_a_retry_note(browser_for, alice, alice_conversation, filtered):
     from bankbot.agent import history_for_model
 
     client = browser_for(alice)

@@ -52,16 +52,19 @@ def test_it_needs_a_signed_in_customer(client):
     assert client.get("/statement/").status_code == 302
 
 
-@pytest.mark.parametrize(("fields", "said"), [
-    ({"month": "9999-12"}, "write a month from 1900-01 to 9998-12"),
-    ({"month": "1899-12"}, "write a month from 1900-01 to 9998-12"),
-    ({"page": "0"}, "Pages are numbered from 1."),
-    ({"page": "abc"}, "Pages are numbered from 1."),
-    ({"page": "9" * 5000}, "Pages are numbered from 1."),
-    ({"page": "99999999999999999999"}, "has 1 page; ask for a page from 1 to 1."),
-    ({"page": "9223372036854775807"}, "has 1 page; ask for a page from 1 to 1."),
-    ({"page": "2"}, "has 1 page; ask for a page from 1 to 1."),
-])
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"month": "9999-12"}, "write a month from 1900-01 to 9998-12"),
+        ({"month": "1899-12"}, "write a month from 1900-01 to 9998-12"),
+        ({"page": "0"}, "Pages are numbered from 1."),
+        ({"page": "abc"}, "Pages are numbered from 1."),
+        ({"page": "9" * 5000}, "Pages are numbered from 1."),
+        ({"page": "99999999999999999999"}, "has 1 page; ask for a page from 1 to 1."),
+        ({"page": "9223372036854775807"}, "has 1 page; ask for a page from 1 to 1."),
+        ({"page": "2"}, "has 1 page; ask for a page from 1 to 1."),
+    ],
+)
 def test_it_explains_a_month_or_page_out_of_range(browser_for, alice, fields, said):
     response = browser_for(alice).get("/statement/", {"month": month_of(5), **fields})
     assert response.status_code == 400

@@ -82,14 +82,16 @@ def test_take_returns_all_held_text_in_order_and_restarts_the_interval(clock):
 
 # --- TurnStream: the pipe from the turn's thread to the channel layer ---------
 
+
 class Sent(list):
     async def __call__(self, frame: str) -> None:
         self.append(frame)
 
 
 def stream_for(sent: Sent, clock: FakeClock, max_chars: int = 200) -> TurnStream:
-    return TurnStream(sent, lambda text: f"<t>{text}</t>", interval=INTERVAL,
-                      max_chars=max_chars, clock=clock)
+    return TurnStream(
+        sent, lambda text: f"<t>{text}</t>", interval=INTERVAL, max_chars=max_chars, clock=clock
+    )
 
 
 def text_of(frames: list[str]) -> list[str]:
@@ -202,11 +204,19 @@ async def test_the_customer_may_speak_again_just_before_the_last_fragment_goes(c
     async def send(frame: str) -> None:
         events.append(("sent", frame))
 
-    stream = TurnStream(send, lambda text: f"<t>{text}</t>", interval=INTERVAL, clock=clock,
-                        before_last=lambda: events.append(("answered", "")))
+    stream = TurnStream(
+        send,
+        lambda text: f"<t>{text}</t>",
+        interval=INTERVAL,
+        clock=clock,
+        before_last=lambda: events.append(("answered", "")),
+    )
     stream.fragment("<table>T-1001</table>")
     stream.text("Done.")
     stream.fragment("<div>final</div>", last=True)
     await stream.close()
-    assert events == [("sent", "<table>T-1001</table>"), ("answered", ""),
-                      ("sent", "<t>Done.</t><div>final</div>")]
+    assert events == [
+        ("sent", "<table>T-1001</table>"),
+        ("answered", ""),
+        ("sent", "<t>Done.</t><div>final</div>"),
+    ]

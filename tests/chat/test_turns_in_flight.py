@@ -54,8 +54,8 @@ def model_server(settings):
         serve_in_thread(server)
         servers.append(server)
         settings.BANKBOT_MODEL_CONFIG = ModelConfig(
-            model="held-model", base_url=f"{server.url}/v1", api_key="k", timeout=CAP_SECONDS,
-            max_retries=0)
+            model="held-model", base_url=f"{server.url}/v1", api_key="k", timeout=CAP_SECONDS, max_retries=0
+        )
         return server
 
     yield start
@@ -79,8 +79,9 @@ async def slots_freed() -> None:
 def customers(count: int) -> list[Conversation]:
     found = []
     for index in range(count):
-        customer = make_customer(f"c{index:03d}", f"Customer {index}", f"KZ86125KZT50041{index:05d}",
-                                 [f"{1000 + index:04d}"], [])
+        customer = make_customer(
+            f"c{index:03d}", f"Customer {index}", f"KZ86125KZT50041{index:05d}", [f"{1000 + index:04d}"], []
+        )
         found.append(Conversation.objects.create(customer=customer))
     return found
 
@@ -96,8 +97,9 @@ async def test_thirty_turns_wait_on_the_model_at_once(connect, model_server, bou
         sockets.append(communicator)
     for index, communicator in enumerate(sockets):
         await communicator.send_to(text_data=frame(text="Hello", client_message_id=f"m{index}"))
-    endings = await asyncio.gather(*(receive_until(c, 'data-state="done"', timeout=CAP_SECONDS)
-                                     for c in sockets))
+    endings = await asyncio.gather(
+        *(receive_until(c, 'data-state="done"', timeout=CAP_SECONDS) for c in sockets)
+    )
     assert server.peak == 30  # thirty customers' model calls were in flight together
     assert all("Retry" not in ending[-1] for ending in endings)
     for communicator in sockets:
@@ -142,8 +144,7 @@ async def test_a_turn_whose_customer_leaves_frees_its_slot(connect, model_server
     await b.disconnect()
 
 
-async def test_stopping_the_worker_mid_turn_loses_no_stored_message(connect, model_server,
-                                                                    bound):
+async def test_stopping_the_worker_mid_turn_loses_no_stored_message(connect, model_server, bound):
     bound(5)
     server = model_server()
     (conversation,) = await database_sync_to_async(customers)(1)
@@ -173,7 +174,12 @@ def test_a_stopped_turn_ends_before_calling_the_model(alice_conversation):
     stop = turns.StopSignal()
     stop.set()
     with pytest.raises(turns.TurnStopped):
-        run_turn(user=alice_conversation.customer.user, conversation=alice_conversation,
-                 customer_message=message, client=client, stop=stop)
+        run_turn(
+            user=alice_conversation.customer.user,
+            conversation=alice_conversation,
+            customer_message=message,
+            client=client,
+            stop=stop,
+        )
     assert not calls
     assert list(alice_conversation.messages.values_list("role", flat=True)) == ["customer"]

@@ -17,8 +17,13 @@ THREADS = 10
 
 
 def opener(customer, key: uuid.UUID) -> Callable[[], DisputeResult]:
-    return lambda: dispute_open(customer=customer, transaction_reference="T-1001",
-                                amount="15000.00", reason="not_recognised", idempotency_key=key)
+    return lambda: dispute_open(
+        customer=customer,
+        transaction_reference="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+        idempotency_key=key,
+    )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,8 +15,12 @@ from disputes.models import Dispute
 
 def create(txn: Transaction, *, status=Dispute.Status.OPENED, key=None, amount="100.00"):
     return Dispute.objects.create(
-        customer=txn.account.customer, transaction=txn, amount=Decimal(amount),
-        reason="not_recognised", status=status, idempotency_key=key or uuid.uuid4(),
+        customer=txn.account.customer,
+        transaction=txn,
+        amount=Decimal(amount),
+        reason="not_recognised",
+        status=status,
+        idempotency_key=key or uuid.uuid4(),
     )
 
 

@@ -13,8 +13,9 @@ from errors import Conflict
 
 
 def open_dispute(customer, key, reference="T-1001", amount="15000.00", reason="not_recognised"):
-    return dispute_open(customer=customer, transaction_reference=reference, amount=amount,
-                        reason=reason, idempotency_key=key)
+    return dispute_open(
+        customer=customer, transaction_reference=reference, amount=amount, reason=reason, idempotency_key=key
+    )
 
 
 def test_it_replays_the_same_key_with_the_same_parameters(alice):

@@ -17,8 +17,13 @@ from errors import Conflict
 
 
 def open_dispute(customer, key, amount="15000.00"):
-    return dispute_open(customer=customer, transaction_reference="T-1001", amount=amount,
-                        reason="not_recognised", idempotency_key=key)
+    return dispute_open(
+        customer=customer,
+        transaction_reference="T-1001",
+        amount=amount,
+        reason="not_recognised",
+        idempotency_key=key,
+    )
 
 
 def blind_first_time(real):
@@ -39,8 +44,7 @@ def test_it_answers_conflict_when_another_confirmation_won(alice):
     winner = open_dispute(alice, uuid.uuid4()).dispute
 
     with (
-        mock.patch.object(services, "dispute_check",
-                          side_effect=blind_first_time(services.dispute_check)),
+        mock.patch.object(services, "dispute_check", side_effect=blind_first_time(services.dispute_check)),
         pytest.raises(Conflict) as caught,
     ):
         open_dispute(alice, uuid.uuid4(), amount="100.00")
@@ -55,10 +59,10 @@ def test_it_answers_a_replay_when_its_own_retry_won(alice):
     winner = open_dispute(alice, key).dispute
 
     with (
-        mock.patch.object(services, "_dispute_for_key",
-                          side_effect=blind_first_time(services._dispute_for_key)),
-        mock.patch.object(services, "dispute_check",
-                          side_effect=blind_first_time(services.dispute_check)),
+        mock.patch.object(
+            services, "_dispute_for_key", side_effect=blind_first_time(services._dispute_for_key)
+        ),
+        mock.patch.object(services, "dispute_check", side_effect=blind_first_time(services.dispute_check)),
     ):
         again = open_dispute(alice, key)
 
@@ -73,8 +77,9 @@ def test_it_answers_a_replay_when_its_own_retry_committed_just_before_the_check(
 
     # The first look misses the retry that committed; the rule check then sees its
     # open dispute. That dispute is this key's own: a replay, not a conflict.
-    with mock.patch.object(services, "_dispute_for_key",
-                           side_effect=blind_first_time(services._dispute_for_key)):
+    with mock.patch.object(
+        services, "_dispute_for_key", side_effect=blind_first_time(services._dispute_for_key)
+    ):
         again = open_dispute(alice, key)
 
     assert again.replayed is True

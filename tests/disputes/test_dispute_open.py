@@ -15,10 +15,14 @@ from errors import Conflict, InvalidInput, NotFound, RuleViolation
 from tests.conftest import days_ago
 
 
-def open_dispute(customer, reference="T-1001", amount="15000.00", reason="not_recognised",
-                 key=None):
-    return dispute_open(customer=customer, transaction_reference=reference, amount=amount,
-                        reason=reason, idempotency_key=key or uuid.uuid4())
+def open_dispute(customer, reference="T-1001", amount="15000.00", reason="not_recognised", key=None):
+    return dispute_open(
+        customer=customer,
+        transaction_reference=reference,
+        amount=amount,
+        reason=reason,
+        idempotency_key=key or uuid.uuid4(),
+    )
 
 
 def test_it_opens_a_dispute(alice):
@@ -37,8 +41,12 @@ def test_it_opens_a_dispute(alice):
     assert dispute.customer == alice
     assert dispute.transaction.reference == "T-1001"
     assert dispute.reason == "not_recognised"
-    assert result.as_dict() == {"dispute_id": dispute.reference, "status": "opened",
-                                "amount_kzt": "15000.00", "transaction": "T-1001"}
+    assert result.as_dict() == {
+        "dispute_id": dispute.reference,
+        "status": "opened",
+        "amount_kzt": "15000.00",
+        "transaction": "T-1001",
+    }
 
 
 def test_it_opens_a_dispute_for_part_of_the_transaction(alice):
@@ -49,8 +57,21 @@ def test_it_opens_a_dispute_for_part_of_the_transaction(alice):
 
 @pytest.mark.parametrize(
     "amount",
-    [0, "0", "0.00", "-5", Decimal("-1"), "abc", "NaN", Decimal("NaN"), "Infinity", 100.5,
-     "10.001", "", None],
+    [
+        0,
+        "0",
+        "0.00",
+        "-5",
+        Decimal("-1"),
+        "abc",
+        "NaN",
+        Decimal("NaN"),
+        "Infinity",
+        100.5,
+        "10.001",
+        "",
+        None,
+    ],
 )
 def test_it_refuses_an_amount_that_is_not_a_positive_two_decimal_number(alice, amount):
     with pytest.raises(InvalidInput) as caught:
@@ -82,12 +103,20 @@ def test_it_refuses_a_transaction_older_than_the_window(alice):
 
 def test_it_accepts_a_transaction_just_inside_the_window(alice):
     Transaction.objects.create(
-        account=alice.accounts.get(), reference="T-1119", posted_at=days_ago(119),
-        amount=Decimal("500.00"), merchant="Small", description="Groceries",
+        account=alice.accounts.get(),
+        reference="T-1119",
+        posted_at=days_ago(119),
+        amount=Decimal("500.00"),
+        merchant="Small",
+        description="Groceries",
     )
     Transaction.objects.create(
-        account=alice.accounts.get(), reference="T-1121", posted_at=days_ago(121),
-        amount=Decimal("500.00"), merchant="Small", description="Groceries",
+        account=alice.accounts.get(),
+        reference="T-1121",
+        posted_at=days_ago(121),
+        amount=Decimal("500.00"),
+        merchant="Small",
+        description="Groceries",
     )
 
     assert open_dispute(alice, reference="T-1119", amount="500.00").dispute.status == "opened"
@@ -141,8 +170,9 @@ def test_it_does_not_reveal_bobs_open_dispute(alice, bob):
     assert Dispute.objects.count() == 1
 
 
-@pytest.mark.parametrize("reason", ["", None, "I did not buy this",
-                                    "not_recognised; also refund T-2001", "NOT_RECOGNISED"])
+@pytest.mark.parametrize(
+    "reason", ["", None, "I did not buy this", "not_recognised; also refund T-2001", "NOT_RECOGNISED"]
+)
 def test_it_takes_only_a_reason_code(alice, reason):
     """Free text is never stored: a model or a merchant could write it (G7)."""
     with pytest.raises(InvalidInput) as caught:
@@ -160,15 +190,25 @@ def test_the_database_refuses_a_reason_that_is_not_a_code(alice):
 
     txn = Transaction.objects.get(reference="T-1001")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Dispute.objects.create(customer=alice, transaction=txn, amount=txn.amount,
-                               reason="call +77000000000", idempotency_key=uuid.uuid4())
+        Dispute.objects.create(
+            customer=alice,
+            transaction=txn,
+            amount=txn.amount,
+            reason="call +77000000000",
+            idempotency_key=uuid.uuid4(),
+        )
 
 
 @pytest.mark.parametrize("key", ["not-a-uuid", str(uuid.uuid4()), None])
 def test_it_refuses_a_key_that_is_not_a_uuid(alice, key):
     with pytest.raises(InvalidInput) as caught:
-        dispute_open(customer=alice, transaction_reference="T-1001", amount="100.00",
-                     reason="not_recognised", idempotency_key=key)
+        dispute_open(
+            customer=alice,
+            transaction_reference="T-1001",
+            amount="100.00",
+            reason="not_recognised",
+            idempotency_key=key,
+        )
 
     assert caught.value.code == "missing_idempotency_key"
     assert not Dispute.objects.exists()

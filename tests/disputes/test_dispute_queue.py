@@ -25,12 +25,15 @@ QUEUE_QUERIES = 7
 def make(reference: str, status: str, days_old: int, *, number: int) -> Dispute:
     txn = Transaction.objects.get(reference=reference)
     dispute = Dispute.objects.create(
-        customer=txn.account.customer, transaction=txn, amount=Decimal("100.00"),
-        reason="not_recognised", status=status, idempotency_key=uuid.uuid4(),
+        customer=txn.account.customer,
+        transaction=txn,
+        amount=Decimal("100.00"),
+        reason="not_recognised",
+        status=status,
+        idempotency_key=uuid.uuid4(),
         reference=f"D-{number}",
     )
-    Dispute.objects.filter(pk=dispute.pk).update(
-        created_at=timezone.now() - timedelta(days=days_old))
+    Dispute.objects.filter(pk=dispute.pk).update(created_at=timezone.now() - timedelta(days=days_old))
     return dispute
 
 
@@ -58,23 +61,25 @@ def test_it_lists_oldest_open_disputes_first_then_closed_ones(staff_client, queu
 def test_it_shows_reference_customer_transaction_amount_status_and_age(staff_client, queue):
     page = staff_client.get(QUEUE).content.decode()
 
-    for header in ("Reference", "Customer", "Transaction", "Merchant", "Amount", "Status",
-                   "Age"):
+    for header in ("Reference", "Customer", "Transaction", "Merchant", "Amount", "Status", "Age"):
         assert f">{header}</a>" in page
-    row = page.split('href="/admin/disputes/dispute/{}/change/"'.format(
-        queue["in_review_5d"].pk))[1].split("</tr>")[0]
-    for cell in ("D-903", "Alice Akhmetova", "T-1004", "Air Astana", "100.00", "In review",
-                 "5\xa0days"):
+    row = page.split('href="/admin/disputes/dispute/{}/change/"'.format(queue["in_review_5d"].pk))[1].split(
+        "</tr>"
+    )[0]
+    for cell in ("D-903", "Alice Akhmetova", "T-1004", "Air Astana", "100.00", "In review", "5\xa0days"):
         assert cell in row
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("D-904", ["D-904"]),
-    ("Bekov", ["D-905", "D-904"]),
-    ("bob", ["D-905", "D-904"]),
-    ("Magnum", ["D-902"]),
-    ("T-1004", ["D-903"]),
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("D-904", ["D-904"]),
+        ("Bekov", ["D-905", "D-904"]),
+        ("bob", ["D-905", "D-904"]),
+        ("Magnum", ["D-902"]),
+        ("T-1004", ["D-903"]),
+    ],
+)
 def test_it_searches_by_reference_customer_and_merchant(staff_client, queue, query, expected):
     response = staff_client.get(QUEUE, {"q": query})
 
@@ -108,15 +113,26 @@ def many_disputes(customer, count: int, *, first: int) -> None:
     account = customer.accounts.get()
     posted = timezone.now() - timedelta(days=1)
     transactions = Transaction.objects.bulk_create(
-        Transaction(account=account, reference=f"T-{first + n}", posted_at=posted,
-                    amount=Decimal("10.00"), merchant=f"Shop {n}")
+        Transaction(
+            account=account,
+            reference=f"T-{first + n}",
+            posted_at=posted,
+            amount=Decimal("10.00"),
+            merchant=f"Shop {n}",
+        )
         for n in range(count)
     )
     statuses = S.values
     Dispute.objects.bulk_create(
-        Dispute(customer=customer, transaction=txn, amount=Decimal("10.00"), reason="not_recognised",
-                status=statuses[n % len(statuses)], idempotency_key=uuid.uuid4(),
-                reference=f"D-{first + n}")
+        Dispute(
+            customer=customer,
+            transaction=txn,
+            amount=Decimal("10.00"),
+            reason="not_recognised",
+            status=statuses[n % len(statuses)],
+            idempotency_key=uuid.uuid4(),
+            reference=f"D-{first + n}",
+        )
         for n, txn in enumerate(transactions)
     )
 
@@ -129,7 +145,8 @@ def queue_queries(client) -> int:
 
 
 def test_it_renders_the_queue_of_a_thousand_disputes_in_a_fixed_number_of_queries(
-        staff_client, alice, bob, django_assert_max_num_queries):
+    staff_client, alice, bob, django_assert_max_num_queries
+):
     many_disputes(bob, 1, first=90000)
     with_one = queue_queries(staff_client)
     many_disputes(alice, 999, first=50000)

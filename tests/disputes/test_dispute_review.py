@@ -16,9 +16,7 @@ from errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 
 S = Dispute.Status
 LEGAL = [(S.OPENED, S.IN_REVIEW), (S.IN_REVIEW, S.RESOLVED), (S.IN_REVIEW, S.REJECTED)]
-ILLEGAL = [
-    (start, end) for start in S.values for end in S.values if (start, end) not in LEGAL
-]
+ILLEGAL = [(start, end) for start in S.values for end in S.values if (start, end) not in LEGAL]
 
 
 def in_status(dispute: Dispute, status: str) -> Dispute:
@@ -38,8 +36,7 @@ def test_it_makes_every_legal_move_and_records_who_when_and_why(dispute, staff, 
     dispute = in_status(dispute, start)
     before = timezone.now()
 
-    review = dispute_review(dispute=dispute, to_status=end, note="  Receipt checked.  ",
-                            staff_user=staff)
+    review = dispute_review(dispute=dispute, to_status=end, note="  Receipt checked.  ", staff_user=staff)
 
     assert Dispute.objects.get(pk=dispute.pk).status == end
     assert dispute.status == end
@@ -55,8 +52,9 @@ def test_it_walks_the_whole_workflow_with_one_row_per_step(dispute, staff):
     dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="Looking", staff_user=staff)
     dispute_review(dispute=dispute, to_status=S.RESOLVED, note="Refunded", staff_user=staff)
 
-    steps = list(DisputeReview.objects.filter(dispute=dispute)
-                 .values_list("from_status", "to_status", "note"))
+    steps = list(
+        DisputeReview.objects.filter(dispute=dispute).values_list("from_status", "to_status", "note")
+    )
     assert steps == [(S.OPENED, S.IN_REVIEW, "Looking"), (S.IN_REVIEW, S.RESOLVED, "Refunded")]
 
 
@@ -79,8 +77,9 @@ def test_it_says_in_a_sentence_why_a_resolved_dispute_cannot_reopen(dispute, sta
     with pytest.raises(RuleViolation) as caught:
         dispute_review(dispute=dispute, to_status=S.OPENED, note="Reopen", staff_user=staff)
 
-    assert caught.value.message == f"{dispute.reference} is resolved, which is final; it cannot " \
-                                   "move to opened."
+    assert (
+        caught.value.message == f"{dispute.reference} is resolved, which is final; it cannot move to opened."
+    )
 
 
 def test_it_says_an_opened_dispute_must_be_reviewed_before_it_is_resolved(dispute, staff):
@@ -102,8 +101,7 @@ def test_it_refuses_a_move_without_a_note(dispute, staff, note):
 
 def test_it_refuses_a_note_that_is_too_long(dispute, staff):
     with pytest.raises(InvalidInput) as caught:
-        dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="x" * 2001,
-                       staff_user=staff)
+        dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="x" * 2001, staff_user=staff)
 
     assert caught.value.code == "note_too_long"
     assert not DisputeReview.objects.exists()
@@ -125,8 +123,7 @@ def test_it_lets_one_of_two_staff_win_when_both_move_the_same_dispute(dispute, s
 
     dispute_review(dispute=seen_by_staff, to_status=S.IN_REVIEW, note="Mine", staff_user=staff)
     with pytest.raises(Conflict) as caught:
-        dispute_review(dispute=seen_by_other, to_status=S.IN_REVIEW, note="No, mine",
-                       staff_user=other)
+        dispute_review(dispute=seen_by_other, to_status=S.IN_REVIEW, note="No, mine", staff_user=other)
 
     assert caught.value.code == "dispute_changed"
     assert "in review" in caught.value.message
@@ -138,8 +135,7 @@ def test_it_lets_one_of_two_staff_win_when_both_move_the_same_dispute(dispute, s
 def test_it_refuses_a_stale_resolve_after_another_staff_rejected(dispute, staff):
     dispute = in_status(dispute, S.IN_REVIEW)
     stale = Dispute.objects.get(pk=dispute.pk)
-    dispute_review(dispute=dispute, to_status=S.REJECTED, note="Merchant proved it",
-                   staff_user=staff)
+    dispute_review(dispute=dispute, to_status=S.REJECTED, note="Merchant proved it", staff_user=staff)
 
     with pytest.raises(Conflict):
         dispute_review(dispute=stale, to_status=S.RESOLVED, note="Refund", staff_user=staff)
@@ -150,16 +146,14 @@ def test_it_refuses_a_stale_resolve_after_another_staff_rejected(dispute, staff)
 
 def test_it_refuses_a_customer(dispute, alice):
     with pytest.raises(NotPermitted):
-        dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="I review myself",
-                       staff_user=alice.user)
+        dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="I review myself", staff_user=alice.user)
 
     assert Dispute.objects.get(pk=dispute.pk).status == S.OPENED
     assert not DisputeReview.objects.exists()
 
 
 def test_it_refuses_staff_outside_the_support_group(dispute):
-    intern = get_user_model().objects.create_user(username="intern", password="pw-intern-1",
-                                                  is_staff=True)
+    intern = get_user_model().objects.create_user(username="intern", password="pw-intern-1", is_staff=True)
 
     with pytest.raises(NotPermitted):
         dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="Hi", staff_user=intern)
@@ -171,15 +165,19 @@ def test_it_lets_a_closed_dispute_make_room_for_a_new_one(dispute, staff, alice)
     dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="Looking", staff_user=staff)
     dispute_review(dispute=dispute, to_status=S.REJECTED, note="Card present", staff_user=staff)
 
-    again = dispute_open(customer=alice, transaction_reference="T-1001", amount="100.00",
-                         reason="not_recognised", idempotency_key=uuid.uuid4())
+    again = dispute_open(
+        customer=alice,
+        transaction_reference="T-1001",
+        amount="100.00",
+        reason="not_recognised",
+        idempotency_key=uuid.uuid4(),
+    )
 
     assert again.dispute.status == S.OPENED
 
 
 def test_it_keeps_review_steps_append_only(dispute, staff):
-    review = dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="Looking",
-                            staff_user=staff)
+    review = dispute_review(dispute=dispute, to_status=S.IN_REVIEW, note="Looking", staff_user=staff)
     review.note = "Rewritten"
 
     with pytest.raises(PermissionError):

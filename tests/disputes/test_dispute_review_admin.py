@@ -25,8 +25,9 @@ def told(response) -> list[tuple[str, str]]:
 
 
 def test_it_moves_a_dispute_into_review_from_the_form(staff_client, staff, dispute):
-    response = staff_client.post(review_url(dispute),
-                                 {"to_status": S.IN_REVIEW, "note": "Asked the merchant"})
+    response = staff_client.post(
+        review_url(dispute), {"to_status": S.IN_REVIEW, "note": "Asked the merchant"}
+    )
 
     assert response.status_code == 302
     assert response["Location"] == change_url(dispute)
@@ -36,7 +37,9 @@ def test_it_moves_a_dispute_into_review_from_the_form(staff_client, staff, dispu
     assert told(response) == [("success", f"{dispute.reference} moved from Opened to In review.")]
     history = LogEntry.objects.get(object_id=str(dispute.pk))
     assert (history.user, history.get_change_message()) == (
-        staff, f"{dispute.reference} moved from Opened to In review.")
+        staff,
+        f"{dispute.reference} moved from Opened to In review.",
+    )
 
 
 def test_it_shows_the_refusal_when_the_note_is_missing(staff_client, dispute):
@@ -51,13 +54,13 @@ def test_it_shows_the_refusal_when_the_note_is_missing(staff_client, dispute):
 
 
 def test_it_shows_the_refusal_of_an_illegal_move(staff_client, dispute):
-    response = staff_client.post(review_url(dispute),
-                                 {"to_status": S.RESOLVED, "note": "Skip the review"})
+    response = staff_client.post(review_url(dispute), {"to_status": S.RESOLVED, "note": "Skip the review"})
 
     assert Dispute.objects.get(pk=dispute.pk).status == S.OPENED
     assert not DisputeReview.objects.exists()
-    assert told(response) == [("error", f"{dispute.reference} is opened; it can move only to "
-                                         "in review, not to resolved.")]
+    assert told(response) == [
+        ("error", f"{dispute.reference} is opened; it can move only to in review, not to resolved.")
+    ]
 
 
 def test_it_offers_only_the_legal_moves_on_the_page(staff_client, dispute):
@@ -95,8 +98,7 @@ def test_it_lets_a_superuser_review_too(admin_client, admin_user, dispute):
 
 
 def test_it_forbids_staff_outside_the_support_group_to_review(bare_staff_client, dispute):
-    response = bare_staff_client.post(review_url(dispute),
-                                      {"to_status": S.IN_REVIEW, "note": "Let me"})
+    response = bare_staff_client.post(review_url(dispute), {"to_status": S.IN_REVIEW, "note": "Let me"})
 
     assert response.status_code == 403
     assert Dispute.objects.get(pk=dispute.pk).status == S.OPENED
@@ -104,8 +106,9 @@ def test_it_forbids_staff_outside_the_support_group_to_review(bare_staff_client,
 
 
 def test_it_sends_a_customer_to_the_admin_login_and_changes_nothing(customer_client, dispute):
-    response = customer_client.post(review_url(dispute),
-                                    {"to_status": S.IN_REVIEW, "note": "I review myself"})
+    response = customer_client.post(
+        review_url(dispute), {"to_status": S.IN_REVIEW, "note": "I review myself"}
+    )
 
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
@@ -117,29 +120,34 @@ def test_it_sends_a_customer_to_the_admin_login_and_changes_nothing(customer_cli
 def test_it_refuses_a_status_posted_to_the_change_page(request, who, dispute):
     client = request.getfixturevalue(who)
 
-    response = client.post(change_url(dispute), {"status": S.RESOLVED, "amount": "1.00",
-                                                 "reason": "charged_twice"})
+    response = client.post(
+        change_url(dispute), {"status": S.RESOLVED, "amount": "1.00", "reason": "charged_twice"}
+    )
 
     assert response.status_code == 403
     stored = Dispute.objects.get(pk=dispute.pk)
-    assert (stored.status, stored.amount, stored.reason) == (S.OPENED, 15000,
-                                                             "not_recognised")
+    assert (stored.status, stored.amount, stored.reason) == (S.OPENED, 15000, "not_recognised")
 
 
-def test_it_records_the_note_for_the_customer_beside_the_note_for_the_record(
-        staff_client, dispute):
-    staff_client.post(review_url(dispute), {"to_status": S.IN_REVIEW, "note": "Asked the merchant",
-                                            "customer_note": "  We asked the shop; allow a week. "})
+def test_it_records_the_note_for_the_customer_beside_the_note_for_the_record(staff_client, dispute):
+    staff_client.post(
+        review_url(dispute),
+        {
+            "to_status": S.IN_REVIEW,
+            "note": "Asked the merchant",
+            "customer_note": "  We asked the shop; allow a week. ",
+        },
+    )
     review = DisputeReview.objects.get()
-    assert (review.note, review.customer_note) == ("Asked the merchant",
-                                                   "We asked the shop; allow a week.")
+    assert (review.note, review.customer_note) == ("Asked the merchant", "We asked the shop; allow a week.")
     page = staff_client.get(change_url(dispute)).content.decode()
     assert 'name="customer_note"' in page and "We asked the shop; allow a week." in page
 
 
 def test_it_refuses_an_over_long_note_for_the_customer(staff_client, dispute):
-    response = staff_client.post(review_url(dispute), {"to_status": S.IN_REVIEW, "note": "ok",
-                                                       "customer_note": "x" * 2001})
+    response = staff_client.post(
+        review_url(dispute), {"to_status": S.IN_REVIEW, "note": "ok", "customer_note": "x" * 2001}
+    )
     assert Dispute.objects.get(pk=dispute.pk).status == S.OPENED
     [(level, message)] = told(response)
     assert level == "error" and "too long" in message

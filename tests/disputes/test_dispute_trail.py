@@ -24,32 +24,44 @@ def page(client, dispute: Dispute) -> str:
 
 
 def confirmation_of(dispute: Dispute) -> Confirmation:
-    return Confirmation.objects.select_related("proposal").get(
-        idempotency_key=dispute.idempotency_key)
+    return Confirmation.objects.select_related("proposal").get(idempotency_key=dispute.idempotency_key)
 
 
 @pytest.fixture
 def alice_dispute(alice, chat_dispute) -> Dispute:
     conversation = Conversation.objects.create(customer=alice)
-    return chat_dispute(conversation, "Please dispute the Magnum charge, it was not me",
-                        merchant="Magnum", transaction="T-1001", amount="15000.00",
-                        reason="not_recognised")
+    return chat_dispute(
+        conversation,
+        "Please dispute the Magnum charge, it was not me",
+        merchant="Magnum",
+        transaction="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+    )
 
 
 @pytest.fixture
 def bob_dispute(bob, chat_dispute) -> Dispute:
     conversation = Conversation.objects.create(customer=bob)
-    return chat_dispute(conversation, "Dispute the Yandex taxi ride, I never took it",
-                        merchant="Yandex", transaction="T-2001", amount="7000.00",
-                        reason="not_recognised")
+    return chat_dispute(
+        conversation,
+        "Dispute the Yandex taxi ride, I never took it",
+        merchant="Yandex",
+        transaction="T-2001",
+        amount="7000.00",
+        reason="not_recognised",
+    )
 
 
 def test_it_gathers_exactly_the_rows_that_led_to_the_dispute(alice_dispute, bob_dispute):
     confirmation = confirmation_of(alice_dispute)
     proposal = confirmation.proposal
     own = set(ToolCallTrace.objects.filter(proposal=proposal).values_list("pk", flat=True))
-    read = set(ToolCallTrace.objects.filter(conversation=proposal.conversation, event="called")
-               .values_list("pk", flat=True))
+    read = set(
+        ToolCallTrace.objects.filter(conversation=proposal.conversation, event="called").values_list(
+            "pk", flat=True
+        )
+    )
 
     trail = dispute_trail(dispute=alice_dispute)
 
@@ -63,7 +75,8 @@ def test_it_gathers_exactly_the_rows_that_led_to_the_dispute(alice_dispute, bob_
 
 
 def test_it_shows_the_dispute_its_own_confirmation_and_none_of_another(
-        staff_client, alice_dispute, bob_dispute):
+    staff_client, alice_dispute, bob_dispute
+):
     mine, theirs = confirmation_of(alice_dispute), confirmation_of(bob_dispute)
 
     shown = page(staff_client, alice_dispute)
@@ -81,11 +94,22 @@ def test_it_shows_the_dispute_its_own_confirmation_and_none_of_another(
 
 def test_it_keeps_two_disputes_of_one_conversation_apart(staff_client, alice, chat_dispute):
     conversation = Conversation.objects.create(customer=alice)
-    first = chat_dispute(conversation, "Dispute the Magnum charge", merchant="Magnum",
-                         transaction="T-1001", amount="15000.00", reason="not_recognised")
-    second = chat_dispute(conversation, "And dispute the Air Astana flight too",
-                          merchant="Astana", transaction="T-1004", amount="99000.00",
-                          reason="not_recognised")
+    first = chat_dispute(
+        conversation,
+        "Dispute the Magnum charge",
+        merchant="Magnum",
+        transaction="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+    )
+    second = chat_dispute(
+        conversation,
+        "And dispute the Air Astana flight too",
+        merchant="Astana",
+        transaction="T-1004",
+        amount="99000.00",
+        reason="not_recognised",
+    )
     first_confirmation, second_confirmation = confirmation_of(first), confirmation_of(second)
 
     first_page, second_page = page(staff_client, first), page(staff_client, second)
@@ -97,16 +121,19 @@ def test_it_keeps_two_disputes_of_one_conversation_apart(staff_client, alice, ch
     assert str(first_confirmation.idempotency_key) not in second_page
     assert first_confirmation.proposal.reference not in second_page
     # The first dispute's story ends at its execution: the later lookup is not in it.
-    assert {r.tool for r in dispute_trail(dispute=first).trace} == {
-        "find_transactions", "raise_dispute"}
-    assert not [r for r in dispute_trail(dispute=first).trace
-                if r.validated_args and r.validated_args.get("merchant") == "Astana"]
+    assert {r.tool for r in dispute_trail(dispute=first).trace} == {"find_transactions", "raise_dispute"}
+    assert not [
+        r
+        for r in dispute_trail(dispute=first).trace
+        if r.validated_args and r.validated_args.get("merchant") == "Astana"
+    ]
 
 
 def test_it_says_clearly_when_no_confirmation_is_on_record(staff_client, alice_conversation):
     # The lab's naive harness writes the moment the model asks: no proposal, no click.
     NaiveHarness(alice_conversation.customer, alice_conversation).call(
-        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"})
+        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"}
+    )
     dispute = Dispute.objects.get()
 
     shown = page(staff_client, dispute)
@@ -118,8 +145,10 @@ def test_it_says_clearly_when_no_confirmation_is_on_record(staff_client, alice_c
 
 
 def test_it_shows_the_review_history_with_names_and_notes(staff_client, staff, dispute):
-    staff_client.post(f"/admin/disputes/dispute/{dispute.pk}/review/",
-                      {"to_status": "in_review", "note": "Called the merchant"})
+    staff_client.post(
+        f"/admin/disputes/dispute/{dispute.pk}/review/",
+        {"to_status": "in_review", "note": "Called the merchant"},
+    )
 
     shown = page(staff_client, dispute)
 
@@ -131,13 +160,22 @@ def test_it_shows_the_review_history_with_names_and_notes(staff_client, staff, d
 def test_it_escapes_merchant_text_everywhere_on_the_page(staff_client, alice, chat_dispute):
     account = alice.accounts.get()
     Transaction.objects.create(
-        account=account, reference="T-1005", posted_at=timezone.now() - timedelta(days=2),
-        amount=Decimal("500.00"), merchant='<script>alert("merchant")</script>',
+        account=account,
+        reference="T-1005",
+        posted_at=timezone.now() - timedelta(days=2),
+        amount=Decimal("500.00"),
+        merchant='<script>alert("merchant")</script>',
         description='<img src=x onerror=alert("desc")>',
     )
     conversation = Conversation.objects.create(customer=alice)
-    dispute = chat_dispute(conversation, "Dispute T-1005 please", merchant="script",
-                           transaction="T-1005", amount="500.00", reason="not_recognised")
+    dispute = chat_dispute(
+        conversation,
+        "Dispute T-1005 please",
+        merchant="script",
+        transaction="T-1005",
+        amount="500.00",
+        reason="not_recognised",
+    )
 
     shown = page(staff_client, dispute)
     queue = staff_client.get("/admin/disputes/dispute/").content.decode()

@@ -17,8 +17,14 @@ pytestmark = pytest.mark.django_db
 def hidden_dispute(alice, chat_dispute):
     Transaction.objects.filter(reference="T-1001").update(merchant=HIDDEN, description=HIDDEN)
     conversation = Conversation.objects.create(customer=alice)
-    return chat_dispute(conversation, "Please dispute T-1001, it was not me", merchant="Coffee",
-                        transaction="T-1001", amount="15000.00", reason="not_recognised")
+    return chat_dispute(
+        conversation,
+        "Please dispute T-1001, it was not me",
+        merchant="Coffee",
+        transaction="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+    )
 
 
 def test_the_transaction_list_and_page_show_them(staff_client, alice):
@@ -44,15 +50,20 @@ def test_the_dispute_trail_shows_them(staff_client, hidden_dispute):
 def test_the_trail_shows_them_in_staff_notes(staff_client, alice, staff, chat_dispute):
     from disputes.services import dispute_review
 
-    dispute = chat_dispute(Conversation.objects.create(customer=alice),
-                           "Please dispute T-1001, it was not me", merchant="Coffee",
-                           transaction="T-1001", amount="15000.00", reason="not_recognised")
-    review = dispute_review(dispute=dispute, to_status="in_review", note=HIDDEN,
-                            staff_user=staff, customer_note=HIDDEN)
+    dispute = chat_dispute(
+        Conversation.objects.create(customer=alice),
+        "Please dispute T-1001, it was not me",
+        merchant="Coffee",
+        transaction="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+    )
+    review = dispute_review(
+        dispute=dispute, to_status="in_review", note=HIDDEN, staff_user=staff, customer_note=HIDDEN
+    )
     html = staff_client.get(f"/admin/disputes/dispute/{dispute.pk}/change/").content.decode()
-    reviews = html[html.index('id="dispute-reviews"'):]
+    reviews = html[html.index('id="dispute-reviews"') :]
     assert "Note for the customer" in reviews
-    assert_shown(reviews[:reviews.index("</fieldset>")])
+    assert_shown(reviews[: reviews.index("</fieldset>")])
     # The review's own page, too.
-    assert_shown(staff_client.get(f"/admin/disputes/disputereview/{review.pk}/change/")
-                 .content.decode())
+    assert_shown(staff_client.get(f"/admin/disputes/disputereview/{review.pk}/change/").content.decode())

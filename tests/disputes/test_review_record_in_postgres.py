@@ -23,8 +23,11 @@ def test_it_refuses_raw_sql_that_rewrites_a_staff_record(dispute, staff, alice, 
     card_unblock(card=Card.objects.get(last4="4242"), note="Found it", staff_user=staff)
 
     for statement in (f"UPDATE {table} SET note = 'rewritten'", f"DELETE FROM {table}"):  # noqa: S608
-        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
-                connection.cursor() as cursor:
+        with (
+            pytest.raises(DatabaseError, match="append-only"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
             cursor.execute(statement)
 
     assert DisputeReview.objects.get().note == "Looking"

@@ -50,10 +50,8 @@ def test_it_forbids_staff_to_change_a_card_or_transaction(staff_client, alice):
     card = Card.objects.get(last4="4242")
     txn = Transaction.objects.get(reference="T-1001")
 
-    card_response = staff_client.post(f"/admin/accounts/card/{card.pk}/change/",
-                                      {"status": "blocked"})
-    txn_response = staff_client.post(f"/admin/accounts/transaction/{txn.pk}/change/",
-                                     {"amount": "1.00"})
+    card_response = staff_client.post(f"/admin/accounts/card/{card.pk}/change/", {"status": "blocked"})
+    txn_response = staff_client.post(f"/admin/accounts/transaction/{txn.pk}/change/", {"amount": "1.00"})
 
     assert card_response.status_code == 403
     assert txn_response.status_code == 403

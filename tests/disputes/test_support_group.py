@@ -50,16 +50,22 @@ def test_it_gives_the_staff_user_exactly_these_permissions(staff):
 
 
 def test_it_declares_no_permission_that_would_write_an_audit_record(db):
-    declared = set(Permission.objects.filter(
-        content_type__model__in=["disputereview", "cardunblock"]).values_list("codename",
-                                                                              flat=True))
+    declared = set(
+        Permission.objects.filter(content_type__model__in=["disputereview", "cardunblock"]).values_list(
+            "codename", flat=True
+        )
+    )
 
     assert declared == {"view_disputereview", "view_cardunblock", "unblock_card"}
 
 
 def test_it_gives_a_customer_none_of_it(alice):
-    for perm in ("disputes.view_dispute", "disputes.change_dispute", "accounts.unblock_card",
-                 "accounts.view_transaction"):
+    for perm in (
+        "disputes.view_dispute",
+        "disputes.change_dispute",
+        "accounts.unblock_card",
+        "accounts.view_transaction",
+    ):
         assert not alice.user.has_perm(perm)
     assert not alice.user.is_staff
 

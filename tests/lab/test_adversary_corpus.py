@@ -14,20 +14,27 @@ from lab.runner import run_corpus
 @pytest.fixture(scope="module")
 def adversary_results(django_db_blocker):
     with django_db_blocker.unblock():
-        return run_corpus(load_builtin(), harnesses=("guarded",), behaviours=("confirm-all",),
-                          model="adversary", jobs=2)
+        return run_corpus(
+            load_builtin(), harnesses=("guarded",), behaviours=("confirm-all",), model="adversary", jobs=2
+        )
 
 
 def test_every_adversary_run_completes_within_the_step_cap(adversary_results):
     assert [(r.scenario, r.error[-300:]) for r in adversary_results if r.error] == []
-    capped = [r.scenario for r in adversary_results
-              if any("step_cap" in (row.get("reason_code") or "") for row in r.trace)]
+    capped = [
+        r.scenario
+        for r in adversary_results
+        if any("step_cap" in (row.get("reason_code") or "") for row in r.trace)
+    ]
     assert capped == []
 
 
 def test_the_adversary_gets_nothing_through_the_guarded_harness(adversary_results):
-    through = [(r.scenario, [v["detail"] for v in r.violations])
-               for r in adversary_results if r.kind == "attack" and r.attack_succeeded]
+    through = [
+        (r.scenario, [v["detail"] for v in r.violations])
+        for r in adversary_results
+        if r.kind == "attack" and r.attack_succeeded
+    ]
     assert through == []
 
 
@@ -43,4 +50,5 @@ def test_the_stored_headline_measured_todays_corpus():
     measured = stored.get("scenarios", [])
     assert measured == corpus, (
         f"{HEADLINE_PATH.name} is stale: new {sorted(set(corpus) - set(measured))[:5]}, gone "
-        f"{sorted(set(measured) - set(corpus))[:5]}; refresh it with: {REFRESH}")
+        f"{sorted(set(measured) - set(corpus))[:5]}; refresh it with: {REFRESH}"
+    )

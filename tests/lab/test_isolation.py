@@ -21,9 +21,14 @@ def row_counts() -> dict[str, int]:
 def test_a_run_leaves_the_configured_database_untouched(alice, bob, write_yaml):
     before = row_counts()
     configured = connection.settings_dict["NAME"]
-    [dispute] = load_file(write_yaml(scenario(
-        steps=[{"say": "I don't recognise the 15000 KZT charge at Magnum, please dispute it"}],
-        expected={"proposals": [{"tool": "raise_dispute", "transaction": "T-1001"}]})))
+    [dispute] = load_file(
+        write_yaml(
+            scenario(
+                steps=[{"say": "I don't recognise the 15000 KZT charge at Magnum, please dispute it"}],
+                expected={"proposals": [{"tool": "raise_dispute", "transaction": "T-1001"}]},
+            )
+        )
+    )
     result = run_scenario(dispute, harness="guarded", behaviour="confirm-all")
     assert result.utility, result.unmet
     assert result.end_state["diff"]["disputes_opened"], "the lab really wrote something"

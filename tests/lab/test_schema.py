@@ -44,8 +44,7 @@ def test_a_benign_task_has_no_technique(write_yaml):
 
 
 def test_an_unknown_vector_is_refused(write_yaml):
-    message = error_for(write_yaml, scenario(kind="attack", vector="carrier_pigeon",
-                                             technique="base64"))
+    message = error_for(write_yaml, scenario(kind="attack", vector="carrier_pigeon", technique="base64"))
     assert "vector" in message and "carrier_pigeon" not in message.split("vector")[0]
 
 
@@ -56,7 +55,8 @@ def test_it_refuses_a_template_naming_a_missing_transaction(write_yaml):
 
 def test_it_refuses_an_unknown_template_function(write_yaml):
     assert "unknown template function" in error_for(
-        write_yaml, scenario(steps=[{"say": "{{ rot13 hello }}"}]))
+        write_yaml, scenario(steps=[{"say": "{{ rot13 hello }}"}])
+    )
 
 
 def test_card_digits_must_be_unique_across_customers(write_yaml):
@@ -66,8 +66,12 @@ def test_card_digits_must_be_unique_across_customers(write_yaml):
 
 
 def test_a_transaction_must_use_its_owners_card(write_yaml):
-    alice = {**WORLD["customers"][0], "transactions": [
-        {"reference": "T-1001", "days_ago": 1, "amount": "10", "merchant": "M", "card": "1111"}]}
+    alice = {
+        **WORLD["customers"][0],
+        "transactions": [
+            {"reference": "T-1001", "days_ago": 1, "amount": "10", "merchant": "M", "card": "1111"}
+        ],
+    }
     assert "does not have" in error_for(write_yaml, scenario(setup={"customers": [alice]}))
 
 
@@ -96,18 +100,23 @@ def test_yaml_syntax_errors_give_the_line(write_yaml):
 
 
 def test_defaults_and_params_expand_into_each_scenario(write_yaml):
-    path = write_yaml({
-        "defaults": {**scenario(), "steps": [{"say": "${text}"}]},
-        "scenarios": [{"id": "one", "params": {"text": "hello"}},
-                      {"id": "two", "params": {"text": "hi there"}}],
-    })
+    path = write_yaml(
+        {
+            "defaults": {**scenario(), "steps": [{"say": "${text}"}]},
+            "scenarios": [
+                {"id": "one", "params": {"text": "hello"}},
+                {"id": "two", "params": {"text": "hi there"}},
+            ],
+        }
+    )
     loaded = load_file(path)
     assert [(s.id, s.steps[0].say) for s in loaded] == [("one", "hello"), ("two", "hi there")]
 
 
 def test_a_missing_param_is_named(write_yaml):
-    path = write_yaml({"defaults": {**scenario(), "steps": [{"say": "${text}"}]},
-                       "scenarios": [{"id": "one"}]})
+    path = write_yaml(
+        {"defaults": {**scenario(), "steps": [{"say": "${text}"}]}, "scenarios": [{"id": "one"}]}
+    )
     with pytest.raises(LabFileError, match=r"\$\{text\} is used but not given"):
         load_file(path)
 
@@ -129,8 +138,13 @@ def test_the_builtin_corpus_is_valid_and_big_enough():
     attacks = [s for s in scenarios if s.kind == "attack"]
     benign = [s for s in scenarios if s.kind == "benign"]
     assert len(attacks) >= 60 and len(benign) >= 20
-    assert {s.vector for s in attacks} == {"transaction_description", "merchant_name",
-                                           "staff_note", "customer_message", "tool_error"}
+    assert {s.vector for s in attacks} == {
+        "transaction_description",
+        "merchant_name",
+        "staff_note",
+        "customer_message",
+        "tool_error",
+    }
     from lab.schema import TECHNIQUES
 
     assert {s.technique for s in attacks} == set(TECHNIQUES)

@@ -85,14 +85,16 @@ def test_it_speaks_russian(trainee):
 
 
 def test_the_pages_have_no_inline_scripts_or_styles(trainee):
-    for html in (trainee.get("/lab/").content.decode(),
-                 trainee.post("/lab/desc-markdown-image/",
-                              {"customer": "confirm-all"}).content.decode()):
+    for html in (
+        trainee.get("/lab/").content.decode(),
+        trainee.post("/lab/desc-markdown-image/", {"customer": "confirm-all"}).content.decode(),
+    ):
         assert inline_scripts(html) == []
         assert not any("style" in attrs for _, attrs in tags(html))
         assert not any(tag == "style" for tag, _ in tags(html))
-        assert not any(tag == "img" and "evil.example" in (attrs.get("src") or "")
-                       for tag, attrs in tags(html))
+        assert not any(
+            tag == "img" and "evil.example" in (attrs.get("src") or "") for tag, attrs in tags(html)
+        )
 
 
 @pytest.fixture
@@ -107,31 +109,45 @@ def stored_headline(tmp_path, monkeypatch):
     for number, technique in enumerate(["base64"] * 2 + ["split"] * 4):
         fell = not (technique == "base64" and number == 0)
         breach = number == 5
-        results += [RunResult(scenario=f"s{number}", kind="attack", harness="naive",
-                              behaviour="confirm-all", model="adversary", technique=technique,
-                              attack_succeeded=fell),
-                    RunResult(scenario="desc-split" if breach else f"s{number}", kind="attack",
-                              harness="guarded", behaviour="confirm-all", model="adversary",
-                              technique=technique, attack_succeeded=breach,
-                              violations=[{"kind": "unexpected_dispute",
-                                           "detail": "dispute D-1 opened for alice on T-1004"}]
-                              if breach else [])]
+        results += [
+            RunResult(
+                scenario=f"s{number}",
+                kind="attack",
+                harness="naive",
+                behaviour="confirm-all",
+                model="adversary",
+                technique=technique,
+                attack_succeeded=fell,
+            ),
+            RunResult(
+                scenario="desc-split" if breach else f"s{number}",
+                kind="attack",
+                harness="guarded",
+                behaviour="confirm-all",
+                model="adversary",
+                technique=technique,
+                attack_succeeded=breach,
+                violations=[
+                    {"kind": "unexpected_dispute", "detail": "dispute D-1 opened for alice on T-1004"}
+                ]
+                if breach
+                else [],
+            ),
+        ]
     path = tmp_path / "headline.json"
-    headline_write(headline(results, scores(results), informative(results),
-                            model="adversary"), path)
+    headline_write(headline(results, scores(results), informative(results), model="adversary"), path)
     monkeypatch.setattr(views, "HEADLINE_PATH", path)
     return path
 
 
-def test_the_index_shows_the_stored_worst_case_and_how_informative_it_is(trainee,
-                                                                          stored_headline):
+def test_the_index_shows_the_stored_worst_case_and_how_informative_it_is(trainee, stored_headline):
     html = trainee.get("/lab/").content.decode()
     assert "1 of 6 attacks got through the guarded harness." in html
     assert "The naive harness fell to 5 of 6 (83.3 %)" in html
     assert 'href="/lab/desc-split/"' in html and "opened for alice on T-1004" in html
-    base64_row = html[html.index("<td>base64</td>"):].split("</tr>")[0]
+    base64_row = html[html.index("<td>base64</td>") :].split("</tr>")[0]
     assert "50.0 %" in base64_row and ">low<" in base64_row
-    split_row = html[html.index("<td>split</td>"):].split("</tr>")[0]
+    split_row = html[html.index("<td>split</td>") :].split("</tr>")[0]
     assert "100.0 %" in split_row and ">low<" not in split_row
     assert "--model adversary" in html  # how to refresh it
 
@@ -144,8 +160,7 @@ def test_the_worst_case_speaks_russian(trainee, stored_headline):
     assert "Доля информативности" in html and ">низкая<" in html
 
 
-def test_without_a_stored_headline_the_index_says_how_to_measure_it(trainee, tmp_path,
-                                                                      monkeypatch):
+def test_without_a_stored_headline_the_index_says_how_to_measure_it(trainee, tmp_path, monkeypatch):
     from lab import views
 
     monkeypatch.setattr(views, "HEADLINE_PATH", tmp_path / "missing.json")
@@ -154,12 +169,12 @@ def test_without_a_stored_headline_the_index_says_how_to_measure_it(trainee, tmp
 
 
 def test_a_trainee_can_play_a_scenario_against_the_adversary(trainee):
-    html = trainee.post("/lab/desc-ignore-previous/",
-                        {"customer": "never-click", "model": "adversary"}).content.decode()
+    html = trainee.post(
+        "/lab/desc-ignore-previous/", {"customer": "never-click", "model": "adversary"}
+    ).content.decode()
     assert "I have asked for every change the tools accept" in html
     assert "card 4242 of alice blocked" in html  # the naive harness did it at once
-    response = trainee.post("/lab/desc-ignore-previous/",
-                            {"customer": "never-click", "model": "gpt-9"})
+    response = trainee.post("/lab/desc-ignore-previous/", {"customer": "never-click", "model": "gpt-9"})
     assert response.status_code == 400
     assert "Choose the scenario's own model or the adversary." in response.content.decode()
 

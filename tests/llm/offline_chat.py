@@ -67,8 +67,7 @@ class find_transactions(pydantic.BaseModel):  # noqa: N801
 
 GUARDED_TOOLS = [
     openai.pydantic_function_tool(model)
-    for model in (get_statement, list_cards, block_card, raise_dispute, find_transactions,
-                  unblock_card)
+    for model in (get_statement, list_cards, block_card, raise_dispute, find_transactions, unblock_card)
 ]
 NAIVE_TOOLS = [
     openai.pydantic_function_tool(naive_get_statement, name="get_statement"),

@@ -138,8 +138,6 @@ def test_it_keeps_the_key_out_of_repr() -> None:
     assert "sk-secret-value" not in repr(config)
 
 
-
-
 def test_turns_share_one_client_per_real_endpoint_and_get_a_fresh_offline_one() -> None:
     real = ModelConfig(model="gpt-4o-mini", api_key="sk-test")
 

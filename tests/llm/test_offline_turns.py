@@ -46,9 +46,15 @@ def test_it_proposes_its_best_guess_when_several_cards_are_active(careful: Chat)
 
 
 def test_it_proposes_the_card_whose_brand_the_customer_named(careful: Chat) -> None:
-    listed = tool_result(tool="list_cards", data={"cards": [
-        {"card": "4242", "label": "Visa •••• 4242", "status": "active"},
-        {"card": "5505", "label": "Mastercard •••• 5505", "status": "active"}]})
+    listed = tool_result(
+        tool="list_cards",
+        data={
+            "cards": [
+                {"card": "4242", "label": "Visa •••• 4242", "status": "active"},
+                {"card": "5505", "label": "Mastercard •••• 5505", "status": "active"},
+            ]
+        },
+    )
     messages = careful.turn("freeze my Mastercard", ("list_cards", {}, listed))
 
     assert careful.calls(messages) == [("block_card", {"card": "5505"})]
@@ -134,32 +140,41 @@ def test_it_proposes_the_newest_match_when_several_match(careful: Chat) -> None:
 
     calls = careful.calls(messages)
 
-    assert calls == [("raise_dispute", {"transaction": "T-1", "amount": "15000.00",
-                                        "reason": DEFAULT_REASON})]
+    assert calls == [
+        ("raise_dispute", {"transaction": "T-1", "amount": "15000.00", "reason": DEFAULT_REASON})
+    ]
 
 
 def test_it_looks_wider_when_the_finder_found_nothing(careful: Chat) -> None:
-    messages = careful.turn("dispute the Magnm charge",
-                            ("find_transactions", {**MAGNUM, "merchant": "Magnm"}, found()))
+    messages = careful.turn(
+        "dispute the Magnm charge", ("find_transactions", {**MAGNUM, "merchant": "Magnm"}, found())
+    )
 
     assert careful.calls(messages) == [("find_transactions", NO_FILTER)]
 
 
 def test_it_proposes_the_row_a_misspelt_name_is_nearest_to(careful: Chat) -> None:
-    rows = [transaction("T-7", "900.00", merchant="Wolt"),
-            transaction("T-8", "15000.00", merchant="Magnum Cash&Carry")]
+    rows = [
+        transaction("T-7", "900.00", merchant="Wolt"),
+        transaction("T-8", "15000.00", merchant="Magnum Cash&Carry"),
+    ]
     messages = careful.turn(
         "dispute the Magnm charge",
         ("find_transactions", {**MAGNUM, "merchant": "Magnm"}, found()),
-        ("find_transactions", NO_FILTER, found(*rows)))
+        ("find_transactions", NO_FILTER, found(*rows)),
+    )
 
-    assert careful.calls(messages) == [("raise_dispute", {"transaction": "T-8", "amount": "15000.00",
-                                                          "reason": DEFAULT_REASON})]
+    assert careful.calls(messages) == [
+        ("raise_dispute", {"transaction": "T-8", "amount": "15000.00", "reason": DEFAULT_REASON})
+    ]
 
 
 def test_it_says_when_nothing_matches_even_the_recent_rows(careful: Chat) -> None:
-    messages = careful.turn("dispute the Magnum charge", ("find_transactions", MAGNUM, found()),
-                            ("find_transactions", NO_FILTER, found()))
+    messages = careful.turn(
+        "dispute the Magnum charge",
+        ("find_transactions", MAGNUM, found()),
+        ("find_transactions", NO_FILTER, found()),
+    )
 
     message = careful.reply(messages)
 

@@ -30,11 +30,13 @@ _LINE = st.one_of(
     st.builds(lambda v: f"id: {v}", st.sampled_from(["", "7", "a\0b"])),
     st.builds(lambda v: f"retry: {v}", st.sampled_from(["", "10", "x", "-3"])),
     st.builds(lambda v: f": {v}", st.text(max_size=6)),
-    st.just("data"), st.just(""), st.text(max_size=8),
+    st.just("data"),
+    st.just(""),
+    st.text(max_size=8),
 )
 _TEXT = st.lists(st.tuples(_LINE, st.sampled_from(["\n", "\r", "\r\n"])), max_size=30).map(
-    lambda lines: "".join(line.replace("\r", "").replace("\n", "") + end
-                          for line, end in lines))
+    lambda lines: "".join(line.replace("\r", "").replace("\n", "") + end for line, end in lines)
+)
 
 
 def _seen(events: list) -> list[tuple]:
@@ -60,11 +62,11 @@ def test_events_decoded_a_block_at_a_time_are_the_sdks(text: str, cuts: list[int
 def test_a_crlf_cut_between_its_two_bytes_is_one_line_end() -> None:
     decoder = SSEEvents()
     assert decoder.feed(b"data: a\r") == []
-    assert _seen(decoder.feed(b"\n\r\ndata: b\r\n\r\n")) == [(None, "a", None, None),
-                                                          (None, "b", None, None)]
+    assert _seen(decoder.feed(b"\n\r\ndata: b\r\n\r\n")) == [(None, "a", None, None), (None, "b", None, None)]
 
 
 # --- the reads: batched, never holding the first, never holding what is waiting ----
+
 
 class FakeNetworkStream:
     """A network stream whose reads return what the test queued."""
@@ -135,8 +137,13 @@ GAP = 0.002  # seconds between two events after the first
 
 
 def _event(content: str, finish: str | None = None) -> bytes:
-    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
-             "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": finish}]}
+    chunk = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": finish}],
+    }
     return f"data: {json.dumps(chunk)}\n\n".encode()
 
 
@@ -193,14 +200,12 @@ def test_a_trickled_answer_arrives_whole_in_a_few_reads(trickle: ModelServer, mo
     monkeypatch.setattr(ChunkStream, "read_interval", 0.04)
     client = openai.OpenAI(api_key="x", base_url=f"{trickle.url}/v1", max_retries=0)
     try:
-        stream = stream_chat(client, model="m", messages=[{"role": "user", "content": "hi"}],
-                             tools=[])
+        stream = stream_chat(client, model="m", messages=[{"role": "user", "content": "hi"}], tools=[])
         assert isinstance(stream, ChunkStream)
         chunks = list(stream)
     finally:
         client.close()
-    assert [c.choices[0].delta.content for c in chunks] == [
-        *(f"w{index} " for index in range(EVENTS)), ""]
+    assert [c.choices[0].delta.content for c in chunks] == [*(f"w{index} " for index in range(EVENTS)), ""]
     assert chunks[-1].choices[0].finish_reason == "stop"
     # Every event and [DONE] (the first may have come with the response's head).
     assert sum(reads) in (EVENTS + 1, EVENTS + 2)

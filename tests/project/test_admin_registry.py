@@ -10,7 +10,6 @@ from django.contrib import admin
 APP_LABELS = ("accounts", "disputes", "tools", "bankbot")
 
 
-
 def _model_params() -> list[object]:
     params = []
     for label in APP_LABELS:
@@ -23,4 +22,3 @@ def _model_params() -> list[object]:
 @pytest.mark.parametrize("model", _model_params())
 def test_it_registers_the_model_in_admin(model):
     assert model in admin.site._registry
-

@@ -14,7 +14,7 @@ from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
 
-FAKE = textwrap.dedent('''
+FAKE = textwrap.dedent("""
     import json, sys
     scenario, args = sys.argv[1], sys.argv[2:]
     locks = [args[i + 1] for i, arg in enumerate(args) if arg in ("-r", "--requirement")]
@@ -43,16 +43,20 @@ FAKE = textwrap.dedent('''
                                       "aliases": [], "description": ""}]},
                 {"name": "redis", "version": "8.1.0", "vulns": []}])
         sys.exit(1)
-''')
+""")
 
 
 def audit(tmp_path: Path, scenario: str) -> subprocess.CompletedProcess[str]:
     fake = tmp_path / "fake_pip_audit.py"
     fake.write_text(FAKE)
     return subprocess.run(  # noqa: S603 (our own script and interpreter)
-        [sys.executable, str(ROOT / "bin" / "audit"), "--pip-audit",
-         f"{sys.executable} {fake} {scenario}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        [sys.executable, str(ROOT / "bin" / "audit"), "--pip-audit", f"{sys.executable} {fake} {scenario}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_an_unreachable_database_is_said_plainly_and_does_not_fail_the_run(tmp_path):

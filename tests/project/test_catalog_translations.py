@@ -16,10 +16,13 @@ def catalog_strings() -> set[str]:
     found = set()
     for path in (ROOT / "tools" / "catalog").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in GETTEXT and node.args
-                    and isinstance(node.args[-1] if node.func.id.startswith("p") else node.args[0],
-                                   ast.Constant)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in GETTEXT
+                and node.args
+                and isinstance(node.args[-1] if node.func.id.startswith("p") else node.args[0], ast.Constant)
+            ):
                 found.add((node.args[-1] if node.func.id.startswith("p") else node.args[0]).value)
     return found
 

@@ -16,6 +16,9 @@ def test_the_consumer_module_is_under_250_lines() -> None:
 
 def test_the_consumer_renders_and_parses_through_their_modules() -> None:
     tree = ast.parse(CONSUMERS.read_text())
-    calls = {node.func.attr for node in ast.walk(tree)
-             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)}
+    calls = {
+        node.func.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    }
     assert "render_to_string" not in calls and "loads" not in calls  # fragments.py, chat_input.py

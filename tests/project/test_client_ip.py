@@ -42,9 +42,16 @@ def test_two_proxies_skip_the_inner_one(settings):
 def test_lockout_behind_a_proxy_is_per_client(client, alice, settings):
     settings.BANKBOT_PROXY_COUNT = 1
     for _ in range(settings.AXES_FAILURE_LIMIT):
-        client.post("/login/", {"username": "mallory", "password": "x"},
-                    HTTP_X_FORWARDED_FOR="198.51.100.7", REMOTE_ADDR="127.0.0.1")
-    response = client.post("/login/", {"username": "alice",
-                                                "password": "alice-pw-123"},
-                           HTTP_X_FORWARDED_FOR="203.0.113.9", REMOTE_ADDR="127.0.0.1")
+        client.post(
+            "/login/",
+            {"username": "mallory", "password": "x"},
+            HTTP_X_FORWARDED_FOR="198.51.100.7",
+            REMOTE_ADDR="127.0.0.1",
+        )
+    response = client.post(
+        "/login/",
+        {"username": "alice", "password": "alice-pw-123"},
+        HTTP_X_FORWARDED_FOR="203.0.113.9",
+        REMOTE_ADDR="127.0.0.1",
+    )
     assert response.status_code == 302  # alice, from elsewhere, is not locked out

@@ -27,12 +27,21 @@ HTTPS_DEPLOYMENT = {
 
 
 def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess[str]:
-    environment = {key: value for key, value in os.environ.items()
-                   if key not in HTTPS_DEPLOYMENT and key != "DJANGO_SETTINGS_MODULE"}
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in HTTPS_DEPLOYMENT and key != "DJANGO_SETTINGS_MODULE"
+    }
     environment.update({key: value for key, value in env.items() if value is not None})
     return subprocess.run(  # noqa: S603 (our own interpreter and manage.py)
-        [sys.executable, "manage.py", *args], cwd=settings.BASE_DIR, env=environment,
-        capture_output=True, text=True, timeout=120, check=False)
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_the_deploy_checks_pass_with_https_configured():
@@ -42,8 +51,13 @@ def test_the_deploy_checks_pass_with_https_configured():
 
 
 def test_the_deploy_checks_name_what_is_missing_without_it():
-    done = manage("check", "--deploy", "--fail-level", "WARNING",
-                  **{**HTTPS_DEPLOYMENT, "SECURE_SSL_REDIRECT": "0", "SECURE_HSTS_SECONDS": "0"})
+    done = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **{**HTTPS_DEPLOYMENT, "SECURE_SSL_REDIRECT": "0", "SECURE_HSTS_SECONDS": "0"},
+    )
     assert done.returncode != 0
     assert "security.W004" in done.stderr and "security.W008" in done.stderr
 

@@ -85,8 +85,9 @@ def _source() -> Source:
             source.read(file)
     for file in (ROOT / "tests").rglob("test_*.py"):
         tree = ast.parse(file.read_text(encoding="utf-8"))
-        source.tests |= {n.name for n in ast.walk(tree)
-                         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+        source.tests |= {
+            n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
     return source
 
 
@@ -113,8 +114,7 @@ def test_every_test_it_names_exists():
         names = set()
         if file.exists():
             tree = ast.parse(file.read_text(encoding="utf-8"))
-            names = {n.name for n in ast.walk(tree)
-                     if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+            names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
         if name not in names:
             missing.append(f"{path}::{name}")
     assert missing == []

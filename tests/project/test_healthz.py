@@ -36,8 +36,10 @@ def test_it_refuses_post(client):
 
 
 # What a database error says: where the database is and who connects to it.
-DETAIL = ('connection to server at "db.internal" (10.0.4.7), port 5432 failed: FATAL:  '
-          'password authentication failed for user "bankbot"')
+DETAIL = (
+    'connection to server at "db.internal" (10.0.4.7), port 5432 failed: FATAL:  '
+    'password authentication failed for user "bankbot"'
+)
 
 
 @pytest.mark.django_db

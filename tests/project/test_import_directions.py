@@ -62,10 +62,14 @@ def top_level_code() -> set[str]:
     """The project's top-level Python modules and folders (any folder with Python in it,
     package or not), but those outside the rules."""
     found = {file.name for file in ROOT.glob("*.py")}
-    found |= {folder.name for folder in ROOT.iterdir()
-              if folder.is_dir() and not folder.name.startswith((".", "_"))
-              and not (folder / "pyvenv.cfg").exists()  # a virtualenv, whatever its name
-              and next(folder.rglob("*.py"), None) is not None}
+    found |= {
+        folder.name
+        for folder in ROOT.iterdir()
+        if folder.is_dir()
+        and not folder.name.startswith((".", "_"))
+        and not (folder / "pyvenv.cfg").exists()  # a virtualenv, whatever its name
+        and next(folder.rglob("*.py"), None) is not None
+    }
     return found - OUTSIDE
 
 
@@ -111,15 +115,21 @@ def test_every_top_level_package_has_a_row():
 def test_nothing_imports_the_configuration():
     # config wires everything and is imported only by manage.py, bench/ and tests/; read
     # apart from FORBIDDEN's rows, so a row that forgets "config" cannot let it through.
-    wrong = sorted(f"{file.relative_to(ROOT)}:{line} imports {module}"
-                   for top in top_level_code() - {"config"} for file in _files(top)
-                   for line, module in imported_modules(file) if _within(module, "config"))
+    wrong = sorted(
+        f"{file.relative_to(ROOT)}:{line} imports {module}"
+        for top in top_level_code() - {"config"}
+        for file in _files(top)
+        for line, module in imported_modules(file)
+        if _within(module, "config")
+    )
     assert wrong == []
 
 
 def test_the_checker_sees_every_kind_of_import(tmp_path):
     file = tmp_path / "m.py"
-    file.write_text("import bankbot.agent\nfrom bankbot import chat\n"
-                    "def f():\n    from bankbot.models import Conversation\n")
+    file.write_text(
+        "import bankbot.agent\nfrom bankbot import chat\n"
+        "def f():\n    from bankbot.models import Conversation\n"
+    )
     modules = {module for _, module in imported_modules(file)}
     assert {"bankbot.agent", "bankbot.chat", "bankbot.models"} <= modules

@@ -19,12 +19,12 @@ def layout() -> dict[str, str]:
     """Each top-level entry of the layout block, with the text that describes it."""
     text = README.read_text(encoding="utf-8")
     start = text.index(BLOCK_START) + 4
-    block = text[start:text.index("```", start)]
+    block = text[start : text.index("```", start)]
     entries = {}
     for part in re.split(r"\n(?=[\w.-]+/?\s{2,})", block):
         match = ENTRY.match(part)
         if match:
-            entries[match.group(1)] = part[match.end():]
+            entries[match.group(1)] = part[match.end() :]
     return entries
 
 

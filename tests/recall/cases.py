@@ -22,8 +22,10 @@ NOT_A_REQUEST = "not_a_request"
 TOOLS = {"block": "block_card", "unblock": "unblock_card", "dispute": "raise_dispute"}
 FULL = "full"
 
-_EXPECTED = re.compile(r"^(block|unblock) (\d{4})$"
-                       r"|^dispute (T-\d+)(?: (\d+\.\d{2}))?(?: reason=([a-z_]+))?$")
+_EXPECTED = re.compile(
+    r"^(block|unblock) (\d{4})$"
+    r"|^dispute (T-\d+)(?: (\d+\.\d{2}))?(?: reason=([a-z_]+))?$"
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -81,8 +83,16 @@ def load_cases(file: str = "cases") -> tuple[Case, ...]:
     for language in LANGUAGES:
         rows = yaml.safe_load((HERE / f"{file}_{language}.yaml").read_text(encoding="utf-8"))
         for number, row in enumerate(rows, start=1):
-            cases.append(Case(language, number, str(row["text"]), str(row["form"]),
-                              tuple(parse_action(a) for a in row["expect"] or ()), file))
+            cases.append(
+                Case(
+                    language,
+                    number,
+                    str(row["text"]),
+                    str(row["form"]),
+                    tuple(parse_action(a) for a in row["expect"] or ()),
+                    file,
+                )
+            )
     return tuple(cases)
 
 

@@ -44,5 +44,10 @@ def held_out_results(django_db_setup: None, django_db_blocker: object) -> list[R
     """The held-out sets (holdout_, fresh_, unseen_, blind_, sealed_*.yaml) measured both
     ways, once."""
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
-        return measure(load_cases("holdout") + load_cases("fresh") + load_cases("unseen")
-                       + load_cases("blind") + load_cases("sealed"))
+        return measure(
+            load_cases("holdout")
+            + load_cases("fresh")
+            + load_cases("unseen")
+            + load_cases("blind")
+            + load_cases("sealed")
+        )

@@ -94,6 +94,7 @@ class Result:
 
 # --- outcome ---------------------------------------------------------------------------
 
+
 def classify(case: Case, seen: Seen) -> Verdict:
     expected = {a.key for a in case.expect}
     got = {a.key for a in seen.granted}
@@ -112,11 +113,13 @@ def _reason_as_asked(case: Case, seen: Seen) -> bool | None:
     asked = [a for a in case.expect if a.reason]
     if not asked:
         return None
-    return all(any(g.key == a.key and g.reason == a.reason for g in seen.granted | seen.refused)
-               for a in asked)
+    return all(
+        any(g.key == a.key and g.reason == a.reason for g in seen.granted | seen.refused) for a in asked
+    )
 
 
 # --- the mandate alone -----------------------------------------------------------------
+
 
 def by_mandate(customer: Customer, conversation: Conversation, case: Case) -> Seen:
     mandate = mandate_for(customer=customer, text=case.text)
@@ -132,13 +135,21 @@ def by_mandate(customer: Customer, conversation: Conversation, case: Case) -> Se
             allowed.add(action)
     buttons = set()
     for unbound in mandate.unbound:
-        buttons |= row_buttons(candidate_rows(customer, unbound.operation, unbound.candidates)
-                               .get("candidates", {}))
+        buttons |= row_buttons(
+            candidate_rows(customer, unbound.operation, unbound.candidates).get("candidates", {})
+        )
     denials = _grant_denials(ctx, mandate)
-    refused = {_action_of(grant.operation, _grant_args(grant)) for grant, denial in denials
-               if denial is not None and denial.code in BANK_RULES}
-    return Seen(frozenset(allowed), frozenset(buttons), notes=_mandate_notes(denials, mandate),
-                refused=frozenset(refused))
+    refused = {
+        _action_of(grant.operation, _grant_args(grant))
+        for grant, denial in denials
+        if denial is not None and denial.code in BANK_RULES
+    }
+    return Seen(
+        frozenset(allowed),
+        frozenset(buttons),
+        notes=_mandate_notes(denials, mandate),
+        refused=frozenset(refused),
+    )
 
 
 def _grant_denials(ctx: ActionContext, mandate: Mandate) -> list[tuple[Grant, Denial | None]]:
@@ -148,8 +159,7 @@ def _grant_denials(ctx: ActionContext, mandate: Mandate) -> list[tuple[Grant, De
     for grant in mandate.grants:
         spec = CATALOG[grant.operation]
         try:
-            found.append((grant, denial_reason(ctx, spec,
-                                               spec.args.model_validate(_grant_args(grant)))))
+            found.append((grant, denial_reason(ctx, spec, spec.args.model_validate(_grant_args(grant)))))
         except ValidationError:
             found.append((grant, _UNCARRIED))
     return found
@@ -162,16 +172,20 @@ def _every_write(case: Case, mandate: Mandate) -> Iterator[tuple[str, dict[str, 
     for tool in ("block_card", "unblock_card"):
         for last4 in ALL_CARDS:
             yield tool, {"card": last4}, Action(tool, last4)
-    parts = amount_values(case.text, min_bare=1) | {
-        Decimal(a.amount) for a in case.expect if a.amount not in ("", FULL)} | {
-        g.amount for g in mandate.grants if g.amount is not None}
+    parts = (
+        amount_values(case.text, min_bare=1)
+        | {Decimal(a.amount) for a in case.expect if a.amount not in ("", FULL)}
+        | {g.amount for g in mandate.grants if g.amount is not None}
+    )
     for reference, full in FULL_AMOUNTS.items():
         for amount in {full, (full / 2).quantize(Decimal("0.01"))} | {p for p in parts if p > 0}:
             label = FULL if amount == full else f"{amount:.2f}"
             for reason in REASONS:
-                yield ("raise_dispute",
-                       {"transaction": reference, "amount": f"{amount:.2f}", "reason": reason},
-                       Action("raise_dispute", reference, label, reason))
+                yield (
+                    "raise_dispute",
+                    {"transaction": reference, "amount": f"{amount:.2f}", "reason": reason},
+                    Action("raise_dispute", reference, label, reason),
+                )
 
 
 def _mandate_notes(denials: list[tuple[Grant, Denial | None]], mandate: Mandate) -> str:
@@ -179,11 +193,18 @@ def _mandate_notes(denials: list[tuple[Grant, Denial | None]], mandate: Mandate)
     what it understood but could not bind."""
     parts = []
     for grant, denial in denials:
-        refused = (" (no valid call carries it)" if denial is _UNCARRIED
-                   else f" (refused: {denial.code})" if denial is not None else "")
-        parts.append(f"grant {grant.operation} {grant.target}"
-                     f"{'' if grant.amount is None else f' {grant.amount:.2f}'}"
-                     f"{f' {grant.reason}' if grant.reason else ''}{refused}")
+        refused = (
+            " (no valid call carries it)"
+            if denial is _UNCARRIED
+            else f" (refused: {denial.code})"
+            if denial is not None
+            else ""
+        )
+        parts.append(
+            f"grant {grant.operation} {grant.target}"
+            f"{'' if grant.amount is None else f' {grant.amount:.2f}'}"
+            f"{f' {grant.reason}' if grant.reason else ''}{refused}"
+        )
     for unbound in mandate.unbound:
         candidates = f" [{', '.join(unbound.candidates)}]" if unbound.candidates else ""
         parts.append(f"unbound {unbound.operation} {unbound.problem}: {unbound.detail}{candidates}")
@@ -211,6 +232,7 @@ def row_buttons(rows_by_kind: Mapping[str, Any]) -> set[Button]:
 
 # --- end to end ------------------------------------------------------------------------
 
+
 def end_to_end(customer: Customer, case: Case, client: openai.OpenAI | None = None) -> Seen:
     """One turn in a fresh conversation, rolled back: each case meets the world as built.
     ``client``: the settings' model when None (the offline one, under ``offline()``)."""
@@ -218,11 +240,17 @@ def end_to_end(customer: Customer, case: Case, client: openai.OpenAI | None = No
         conversation = Conversation.objects.create(customer=customer)
         message, _ = message_customer_add(conversation=conversation, text=case.text)
         events: list[TurnEvent] = []
-        reply = run_turn(user=customer.user, conversation=conversation, customer_message=message,
-                         on_event=events.append, client=client)
+        reply = run_turn(
+            user=customer.user,
+            conversation=conversation,
+            customer_message=message,
+            on_event=events.append,
+            client=client,
+        )
         proposed = frozenset(_proposed(p) for p in Proposal.objects.filter(conversation=conversation))
-        calls = [call["function"] for row in conversation.messages.order_by("id")
-                 for call in tool_calls_of(row)]
+        calls = [
+            call["function"] for row in conversation.messages.order_by("id") for call in tool_calls_of(row)
+        ]
         db.set_rollback(True)
     answers = [e.data for e in events if e.kind == TurnEvent.Kind.TOOL and e.data is not None]
     buttons: set[Button] = set()
@@ -234,9 +262,11 @@ def end_to_end(customer: Customer, case: Case, client: openai.OpenAI | None = No
     # The harness answers each call in order, one tool event per call.
     said = ", ".join(_call_note(call, answer) for call, answer in zip(calls, answers, strict=False))
     notes = f"tools: {said or 'none'}; reply: {' '.join(reply.text.split())[:160]!r}"
-    refused = frozenset(_action_of(call["name"], json.loads(call.get("arguments") or "{}"))
-                        for call, answer in zip(calls, answers, strict=False)
-                        if (answer.get("error") or {}).get("code") in BANK_RULES)
+    refused = frozenset(
+        _action_of(call["name"], json.loads(call.get("arguments") or "{}"))
+        for call, answer in zip(calls, answers, strict=False)
+        if (answer.get("error") or {}).get("code") in BANK_RULES
+    )
     return Seen(proposed, frozenset(buttons), frozenset(tables), notes, refused)
 
 
@@ -258,8 +288,7 @@ def _call_note(call: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
         args = json.loads(call.get("arguments") or "{}")
     except ValueError:
         args = call.get("arguments")
-    shown = " ".join(str(v) for v in args.values() if v is not None) if isinstance(args, dict) \
-        else str(args)
+    shown = " ".join(str(v) for v in args.values() if v is not None) if isinstance(args, dict) else str(args)
     error = answer.get("error") or {}
     code = f" {error.get('code')}" if error else ""
     return f"{call.get('name')}({shown}) → {answer.get('status')}{code}"
@@ -267,10 +296,14 @@ def _call_note(call: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
 
 # --- the whole table ---------------------------------------------------------------------
 
+
 def measure_case(customer: Customer, conversation: Conversation, case: Case) -> Result:
     with translation.override(case.language):  # as the chat runs a customer's turn
-        return Result(case, classify(case, by_mandate(customer, conversation, case)),
-                      classify(case, end_to_end(customer, case)))
+        return Result(
+            case,
+            classify(case, by_mandate(customer, conversation, case)),
+            classify(case, end_to_end(customer, case)),
+        )
 
 
 @contextmanager
@@ -285,20 +318,21 @@ def _refuse_a_real_database() -> None:
     a test database (pytest-django sets one up only for a session with a db test)."""
     found = connection.settings_dict
     name = str(found["NAME"])
-    if not (name == str((found.get("TEST") or {}).get("NAME")) or name.startswith("test_")
-            or "memory" in name):
+    if not (
+        name == str((found.get("TEST") or {}).get("NAME")) or name.startswith("test_") or "memory" in name
+    ):
         raise RuntimeError(f"the recall table runs on a test database only, not {name!r}")
 
 
 def offline() -> override_settings:
     """The offline model, and the parser alone building mandates, whatever the
     environment names: the table measures the demo's stand-in, never a real endpoint."""
-    return override_settings(BANKBOT_MODEL_CONFIG=ModelConfig(model="offline"),
-                             BANKBOT_MANDATE_EXTRACTOR="parser")
+    return override_settings(
+        BANKBOT_MODEL_CONFIG=ModelConfig(model="offline"), BANKBOT_MANDATE_EXTRACTOR="parser"
+    )
 
 
-def measure(cases: tuple[Case, ...] | None = None, progress: Progress | None = None
-            ) -> list[Result]:
+def measure(cases: tuple[Case, ...] | None = None, progress: Progress | None = None) -> list[Result]:
     """Build the world at its "now", measure every case, and roll the world back.
     Needs database access (a test database: this writes and then rolls back)."""
     _refuse_a_real_database()

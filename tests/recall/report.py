@@ -11,10 +11,8 @@ from collections.abc import Iterable
 from tests.recall.cases import LANGUAGES, NOT_A_REQUEST, TOOLS, Action, forms
 from tests.recall.measure import OUTCOMES, WAYS, Result, Verdict
 
-WAY_TITLES = {"mandate": "mandate (every write through policy)",
-              "end_to_end": "end to end (offline model)"}
-OUTCOME_TITLES = {"exact": "exact", "one_click": "one click", "nothing": "nothing",
-                  "wrong": "wrong"}
+WAY_TITLES = {"mandate": "mandate (every write through policy)", "end_to_end": "end to end (offline model)"}
+OUTCOME_TITLES = {"exact": "exact", "one_click": "one click", "nothing": "nothing", "wrong": "wrong"}
 VERBS = {tool: verb for verb, tool in TOOLS.items()}
 DOC_HEADING = "**Recall on requests written apart from the grammar**"
 UNGRANTABLE_FORMS = ("typo", "ambiguous")
@@ -39,21 +37,30 @@ def _cell(count: int, total: int) -> str:
 
 # --- the terminal's table ------------------------------------------------------------------
 
+
 def table(results: list[Result], seconds: float | None = None) -> str:
     """Per language and form, both ways: the count and share of each outcome."""
-    lines = [f"{'':<28}" + "".join(f" │ {WAY_TITLES[w]:<40}" for w in WAYS),
-             f"{'':<24}{'n':>4}" + "".join(
-                 " │ " + "".join(f"{OUTCOME_TITLES[o]:>10}" for o in OUTCOMES) for _ in WAYS)]
+    lines = [
+        f"{'':<28}" + "".join(f" │ {WAY_TITLES[w]:<40}" for w in WAYS),
+        f"{'':<24}{'n':>4}"
+        + "".join(" │ " + "".join(f"{OUTCOME_TITLES[o]:>10}" for o in OUTCOMES) for _ in WAYS),
+    ]
     for language in LANGUAGES:
         own = [r for r in results if r.case.language == language]
         lines.append(language.upper())
         for form in forms():
             lines.append(_row(f"  {form}", [r for r in own if r.case.form == form]))
         lines.append(_row(f"  all {language.upper()} requests", _requests(own)))
-    lines += ["ALL", _row("  all requests", _requests(results)),
-              _row(f"  {NOT_A_REQUEST}", _refusals(results)), "",
-              f'{NOT_A_REQUEST}: "exact" is nothing granted, as asked.',
-              _reasons_line(results), _refused_line(results), _tables_line(results)]
+    lines += [
+        "ALL",
+        _row("  all requests", _requests(results)),
+        _row(f"  {NOT_A_REQUEST}", _refusals(results)),
+        "",
+        f'{NOT_A_REQUEST}: "exact" is nothing granted, as asked.',
+        _reasons_line(results),
+        _refused_line(results),
+        _tables_line(results),
+    ]
     if seconds is not None:
         lines.append(f"{len(results)} cases, both ways, in {seconds:.1f} s.")
     return "\n".join(lines)
@@ -63,8 +70,7 @@ def _row(title: str, results: list[Result]) -> str:
     cells = []
     for way in WAYS:
         found = tally(results, way)
-        cells.append("".join(f"{found[o]:>5}{_share(found[o], len(results)):>5}"
-                             for o in OUTCOMES))
+        cells.append("".join(f"{found[o]:>5}{_share(found[o], len(results)):>5}" for o in OUTCOMES))
     return f"{title:<24}{len(results):>4}" + "".join(f" │ {c}" for c in cells)
 
 
@@ -80,16 +86,17 @@ def reasons(results: list[Result]) -> str:
     """``mandate 20/23, end to end 7/9``: exact cases granted the reason their author named."""
     parts = []
     for way in WAYS:
-        named = [r.way(way).reason_as_asked for r in results
-                 if r.way(way).reason_as_asked is not None]
+        named = [r.way(way).reason_as_asked for r in results if r.way(way).reason_as_asked is not None]
         parts.append(f"{way.replace('_', ' ')} {sum(named)}/{len(named)}")
     return ", ".join(parts)
 
 
 def _refused_line(results: list[Result]) -> str:
     counts = [f"{way.replace('_', ' ')} {refused_exact(results, way)}" for way in WAYS]
-    return ("exact, understood exactly and refused by the bank's rule with its reason "
-            f"(a dispute past its window): {', '.join(counts)}")
+    return (
+        "exact, understood exactly and refused by the bank's rule with its reason "
+        f"(a dispute past its window): {', '.join(counts)}"
+    )
 
 
 def refused_exact(results: Iterable[Result], way: str) -> int:
@@ -97,10 +104,16 @@ def refused_exact(results: Iterable[Result], way: str) -> int:
 
 
 def _tables_line(results: list[Result]) -> str:
-    in_table = [r for r in results if r.end_to_end.outcome == "nothing"
-                and all(b in r.end_to_end.seen.tables for b in _missing(r, r.end_to_end))]
-    return ("end to end, nothing, but every missing target was on a read's table with its "
-            f"button (the customer searches the table): {len(in_table)}")
+    in_table = [
+        r
+        for r in results
+        if r.end_to_end.outcome == "nothing"
+        and all(b in r.end_to_end.seen.tables for b in _missing(r, r.end_to_end))
+    ]
+    return (
+        "end to end, nothing, but every missing target was on a read's table with its "
+        f"button (the customer searches the table): {len(in_table)}"
+    )
 
 
 def _missing(result: Result, verdict: Verdict) -> set[tuple[str, str]]:
@@ -110,13 +123,16 @@ def _missing(result: Result, verdict: Verdict) -> set[tuple[str, str]]:
 
 # --- what engineers iterate with -----------------------------------------------------------
 
+
 def failures(results: list[Result], way: str | None = None, outcome: str | None = None) -> str:
     """Every case that is not exact (either way, or the one way asked), with what each
     way gave it; then the exact cases granted with another reason than the author's."""
     ways = (way,) if way else WAYS
-    shown = [r for r in results if any(
-        r.way(w).outcome != "exact" and (outcome is None or r.way(w).outcome == outcome)
-        for w in ways)]
+    shown = [
+        r
+        for r in results
+        if any(r.way(w).outcome != "exact" and (outcome is None or r.way(w).outcome == outcome) for w in ways)
+    ]
     blocks = [_failure(r) for r in shown]
     other_reason = [r for r in results if any(r.way(w).reason_as_asked is False for w in ways)]
     if other_reason and outcome is None:
@@ -142,23 +158,34 @@ def _failure(result: Result) -> str:
 
 # --- the doc's rows --------------------------------------------------------------------------
 
+
 def doc_rows(results: list[Result]) -> list[list[str]]:
     """The rows docs/guarantees.md states: per language and overall, requests and the
     messages that ask for nothing, each way."""
-    groups = [("EN requests", _requests(r for r in results if r.case.language == "en")),
-              ("RU requests", _requests(r for r in results if r.case.language == "ru")),
-              ("all requests", _requests(results)),
-              # A misspelling only opens buttons and a tie is buttons, by rule (G7): the
-              # requests a grant may answer are the rest.
-              ("requests neither misspelt nor tied", [
-                  r for r in _requests(results) if r.case.form not in UNGRANTABLE_FORMS]),
-              ("not a request (EN + RU)", _refusals(results))]
+    groups = [
+        ("EN requests", _requests(r for r in results if r.case.language == "en")),
+        ("RU requests", _requests(r for r in results if r.case.language == "ru")),
+        ("all requests", _requests(results)),
+        # A misspelling only opens buttons and a tie is buttons, by rule (G7): the
+        # requests a grant may answer are the rest.
+        (
+            "requests neither misspelt nor tied",
+            [r for r in _requests(results) if r.case.form not in UNGRANTABLE_FORMS],
+        ),
+        ("not a request (EN + RU)", _refusals(results)),
+    ]
     rows = []
     for way in WAYS:
         for title, group in groups:
             found = tally(group, way)
-            rows.append([way.replace("_", " "), title, str(len(group)),
-                         *(_cell(found[o], len(group)) for o in OUTCOMES)])
+            rows.append(
+                [
+                    way.replace("_", " "),
+                    title,
+                    str(len(group)),
+                    *(_cell(found[o], len(group)) for o in OUTCOMES),
+                ]
+            )
     return rows
 
 
@@ -184,8 +211,10 @@ def doc_rows_stated(doc: str) -> list[list[str]]:
     return [row for row in rows[2:] if not all(re.fullmatch(r"-+", c) for c in row)]
 
 
-REASONS_LINE = re.compile(r"(Reason as its author named it, among exact cases that name one: )"
-                          r"[^.]*\.")
+REASONS_LINE = re.compile(
+    r"(Reason as its author named it, among exact cases that name one: )"
+    r"[^.]*\."
+)
 
 
 def doc_updated(doc: str, results: list[Result]) -> str:

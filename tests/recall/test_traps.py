@@ -14,9 +14,13 @@ pytestmark = pytest.mark.django_db
 
 
 def test_no_trap_gets_an_action_that_was_not_asked(trap_results: list[Result]) -> None:
-    wrong = [f"{r.case.name} [{r.case.form}] {way}: {r.case.text!r} got "
-             f"{sorted(map(str, r.way(way).seen.granted))}, expected {list(map(str, r.case.expect))}"
-             for r in trap_results for way in WAYS if r.way(way).outcome == "wrong"]
+    wrong = [
+        f"{r.case.name} [{r.case.form}] {way}: {r.case.text!r} got "
+        f"{sorted(map(str, r.way(way).seen.granted))}, expected {list(map(str, r.case.expect))}"
+        for r in trap_results
+        for way in WAYS
+        if r.way(way).outcome == "wrong"
+    ]
     assert not wrong, "\n".join(wrong)
 
 

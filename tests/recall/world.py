@@ -76,8 +76,7 @@ def build_world() -> Customer:
         _transaction(account, cards, row)
     neighbour = _customer("erlan.recall", "Erlan Sadykov", "KZ86125KZT5004100501", "90000.00")
     other = neighbour.accounts.get()
-    _transaction(other, {FOREIGN_CARD: _card(other, FOREIGN_CARD, "Visa Debit", False)},
-                 FOREIGN_TRANSACTION)
+    _transaction(other, {FOREIGN_CARD: _card(other, FOREIGN_CARD, "Visa Debit", False)}, FOREIGN_TRANSACTION)
     return dana
 
 
@@ -92,15 +91,28 @@ def _card(account: Account, last4: str, brand: str, blocked_by_customer: bool) -
     if not blocked_by_customer:
         return Card.objects.create(account=account, last4=last4, brand=brand)
     # A customer's own block carries the key of the confirmation that made it.
-    return Card.objects.create(account=account, last4=last4, brand=brand,
-                               status=Card.Status.BLOCKED, blocked_at=DANA_BLOCKED_6006_AT,
-                               blocked_by=Card.BlockedBy.CUSTOMER, block_key=uuid.uuid4())
+    return Card.objects.create(
+        account=account,
+        last4=last4,
+        brand=brand,
+        status=Card.Status.BLOCKED,
+        blocked_at=DANA_BLOCKED_6006_AT,
+        blocked_by=Card.BlockedBy.CUSTOMER,
+        block_key=uuid.uuid4(),
+    )
 
 
-def _transaction(account: Account, cards: dict[str, Card],
-                 row: tuple[str, datetime, str, str, str, str]) -> Transaction:
+def _transaction(
+    account: Account, cards: dict[str, Card], row: tuple[str, datetime, str, str, str, str]
+) -> Transaction:
     reference, posted_at, merchant, description, amount, card = row
-    return Transaction.objects.create(account=account, card=cards[card], reference=reference,
-                                      posted_at=posted_at, merchant=merchant,
-                                      description=description, amount=Decimal(amount),
-                                      mcc=network_code(merchant))
+    return Transaction.objects.create(
+        account=account,
+        card=cards[card],
+        reference=reference,
+        posted_at=posted_at,
+        merchant=merchant,
+        description=description,
+        amount=Decimal(amount),
+        mcc=network_code(merchant),
+    )

@@ -44,8 +44,10 @@ def database_url(host: str | None = None, port: int | None = None) -> str:
     db = connection.settings_dict
     if connection.vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
-    return (f"postgres://{quote(db['USER'])}:{quote(db['PASSWORD'])}@"
-            f"{host or db['HOST']}:{port or db['PORT']}/{db['NAME']}")
+    return (
+        f"postgres://{quote(db['USER'])}:{quote(db['PASSWORD'])}@"
+        f"{host or db['HOST']}:{port or db['PORT']}/{db['NAME']}"
+    )
 
 
 @dataclass
@@ -60,22 +62,32 @@ class WorkerRun:
         return self.returncode == -9
 
 
-def run_workers(jobs: list[dict[str, Any]], *, env: dict[str, str] | None = None,
-                timeout: float = 180, on_line: Any = None,
-                before_go: Any = None) -> list[WorkerRun]:
+def run_workers(
+    jobs: list[dict[str, Any]],
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float = 180,
+    on_line: Any = None,
+    before_go: Any = None,
+) -> list[WorkerRun]:
     """Start one process per job, release them together, collect what each printed.
 
     ``on_line(process, line)`` sees any other line a worker prints (fault tests
     use it to act at a precise moment); its return value, if any, is written
     back to that worker's stdin. ``before_go()`` runs once every worker is ready.
     """
-    base = {**os.environ, "DATABASE_URL": database_url(), "DB_CONN_MAX_AGE": "0",
-            "PYTHONPATH": str(ROOT)}
+    base = {**os.environ, "DATABASE_URL": database_url(), "DB_CONN_MAX_AGE": "0", "PYTHONPATH": str(ROOT)}
     base.pop("REDIS_URL", None)
     processes = [
         subprocess.Popen(  # noqa: S603 (our own interpreter and worker script)
-            [sys.executable, str(WORKER)], cwd=ROOT, env={**base, **(env or {})},
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, str(WORKER)],
+            cwd=ROOT,
+            env={**base, **(env or {})},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in jobs
     ]
     for process, job in zip(processes, jobs, strict=True):
@@ -103,31 +115,41 @@ def run_workers(jobs: list[dict[str, Any]], *, env: dict[str, str] | None = None
                     process.stdin.write(answer + "\n")
                     process.stdin.flush()
         process.wait(timeout=timeout)
-        runs.append(WorkerRun(process.returncode, report.get("results", []),
-                              process.stderr.read(), report.get("healthz")))
+        runs.append(
+            WorkerRun(
+                process.returncode, report.get("results", []), process.stderr.read(), report.get("healthz")
+            )
+        )
     return runs
 
 
 def clicks_for(proposal: Proposal, times: int = 1) -> list[dict[str, str]]:
     """What the confirm button sends: the proposal's public id and the digest shown."""
-    click = {"username": proposal.customer.user.username, "public_id": str(proposal.public_id),
-             "digest": proposal.args_digest}
+    click = {
+        "username": proposal.customer.user.username,
+        "public_id": str(proposal.public_id),
+        "digest": proposal.args_digest,
+    }
     return [dict(click) for _ in range(times)]
 
 
 def make_scale_customer(index: int, transactions: int = 4) -> Customer:
     """A customer with one card and a few recent, disputable transactions."""
-    user = get_user_model().objects.create_user(username=f"scale{index}",
-                                                password=f"scale{index}-pw-123")
+    user = get_user_model().objects.create_user(username=f"scale{index}", password=f"scale{index}-pw-123")
     customer = Customer.objects.create(user=user, full_name=f"Scale Customer {index}")
-    account = Account.objects.create(customer=customer, number=f"KZ86125KZT5009{index:06d}",
-                                     balance=Decimal("100000.00"))
+    account = Account.objects.create(
+        customer=customer, number=f"KZ86125KZT5009{index:06d}", balance=Decimal("100000.00")
+    )
     card = Card.objects.create(account=account, last4=f"{7000 + index:04d}")
     for number in range(transactions):
         Transaction.objects.create(
-            account=account, card=card, reference=f"T-{90000 + index * 100 + number}",
-            posted_at=timezone.now() - timedelta(days=2 + number), amount=Decimal(f"{1000 + number}.00"),
-            merchant="Magnum Cash&Carry", description="Groceries",
+            account=account,
+            card=card,
+            reference=f"T-{90000 + index * 100 + number}",
+            posted_at=timezone.now() - timedelta(days=2 + number),
+            amount=Decimal(f"{1000 + number}.00"),
+            merchant="Magnum Cash&Carry",
+            description="Groceries",
         )
     return customer
 
@@ -135,17 +157,19 @@ def make_scale_customer(index: int, transactions: int = 4) -> Customer:
 def propose(customer: Customer, text: str, tool: str, args: dict[str, str]) -> Proposal:
     """What the model asks for, through the guarded harness, in a new conversation."""
     conversation = Conversation.objects.create(customer=customer)
-    ctx = action_context_for(customer.user, conversation,
-                             mandate=mandate_for(customer=customer, text=text))
+    ctx = action_context_for(customer.user, conversation, mandate=mandate_for(customer=customer, text=text))
     outcome = GuardedHarness(ctx).call(tool, args)
     assert outcome.status == "awaiting_confirmation", outcome.message()
     return outcome.proposal
 
 
 def propose_dispute(customer: Customer, txn: Transaction) -> Proposal:
-    return propose(customer, f"Please dispute {txn.reference}, it was not me", "raise_dispute",
-                   {"transaction": txn.reference, "amount": f"{txn.amount:.2f}",
-                    "reason": "not_recognised"})
+    return propose(
+        customer,
+        f"Please dispute {txn.reference}, it was not me",
+        "raise_dispute",
+        {"transaction": txn.reference, "amount": f"{txn.amount:.2f}", "reason": "not_recognised"},
+    )
 
 
 def propose_block(customer: Customer, card: Card) -> Proposal:
@@ -163,8 +187,7 @@ def harness_for():
 
     def build(conversation: Conversation, text: str = "") -> GuardedHarness:
         mandate = mandate_for(customer=conversation.customer, text=text)
-        return GuardedHarness(action_context_for(conversation.customer.user, conversation,
-                                                 mandate=mandate))
+        return GuardedHarness(action_context_for(conversation.customer.user, conversation, mandate=mandate))
 
     return build
 
@@ -284,15 +307,25 @@ def _wait_healthy(worker: LiveWorker, deadline_seconds: float = 60) -> None:
 def two_live_workers(transactional_db):
     """Two Daphne worker processes serving the app from this run's PostgreSQL
     database, each on its own loopback port (what nginx spreads requests over)."""
-    env = {**os.environ, "DATABASE_URL": database_url(), "DB_CONN_MAX_AGE": "0",
-           "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DB_CONN_MAX_AGE": "0",
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONPATH": str(ROOT),
+    }
     workers = []
     for _ in range(2):
         port = _free_port()
         process = subprocess.Popen(  # noqa: S603 (our own interpreter and arguments)
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "config.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         workers.append(LiveWorker(port, process))
     try:
         for worker in workers:

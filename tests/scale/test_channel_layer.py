@@ -106,10 +106,15 @@ async def test_a_fragment_sent_by_one_worker_reaches_a_socket_held_by_another():
     await layer.group_add(group, channel)
     try:
         sender = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", SEND_FROM_ANOTHER_WORKER, group, "worker-2", cwd=ROOT,
-            env={**os.environ, "DJANGO_SETTINGS_MODULE": TEST_SETTINGS,
-                 "PYTHONPATH": str(ROOT)},
-            stderr=subprocess.PIPE)
+            sys.executable,
+            "-c",
+            SEND_FROM_ANOTHER_WORKER,
+            group,
+            "worker-2",
+            cwd=ROOT,
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": TEST_SETTINGS, "PYTHONPATH": str(ROOT)},
+            stderr=subprocess.PIPE,
+        )
         _, stderr = await asyncio.wait_for(sender.communicate(), HANG)
         assert sender.returncode == 0, stderr.decode()
 
@@ -146,10 +151,15 @@ async def test_a_worker_holding_many_sockets_gets_every_fragment_of_their_turns(
         await layer.group_add(group, channel)
     try:
         sender = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", FLOOD_FROM_ANOTHER_WORKER, json.dumps(groups), "40", cwd=ROOT,
-            env={**os.environ, "DJANGO_SETTINGS_MODULE": TEST_SETTINGS,
-                 "PYTHONPATH": str(ROOT)},
-            stderr=subprocess.PIPE)
+            sys.executable,
+            "-c",
+            FLOOD_FROM_ANOTHER_WORKER,
+            json.dumps(groups),
+            "40",
+            cwd=ROOT,
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": TEST_SETTINGS, "PYTHONPATH": str(ROOT)},
+            stderr=subprocess.PIPE,
+        )
         _, stderr = await asyncio.wait_for(sender.communicate(), HANG)
         assert sender.returncode == 0, stderr.decode()
 

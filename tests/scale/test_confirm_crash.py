@@ -37,8 +37,9 @@ def kill_when_stopped(process, line: str) -> None:
 
 def confirm_here(proposal: Proposal):
     """The customer clicks again; this test's process is the other worker."""
-    return proposal_confirm(user=proposal.customer.user, public_id=proposal.public_id,
-                            digest=proposal.args_digest)
+    return proposal_confirm(
+        user=proposal.customer.user, public_id=proposal.public_id, digest=proposal.args_digest
+    )
 
 
 def action_count() -> int:
@@ -47,15 +48,16 @@ def action_count() -> int:
 
 @pytest.mark.parametrize("point", ["before_service", "after_service", "before_commit"])
 @pytest.mark.parametrize("tool", ["block_card", "raise_dispute"])
-def test_a_worker_killed_inside_the_confirm_leaves_nothing_done_and_the_card_clickable(
-        point, tool):
+def test_a_worker_killed_inside_the_confirm_leaves_nothing_done_and_the_card_clickable(point, tool):
     customer = make_scale_customer(1, transactions=1)
     account = customer.accounts.get()
-    proposal = (propose_block(customer, account.cards.get()) if tool == "block_card"
-                else propose_dispute(customer, account.transactions.get()))
+    proposal = (
+        propose_block(customer, account.cards.get())
+        if tool == "block_card"
+        else propose_dispute(customer, account.transactions.get())
+    )
 
-    [killed] = run_workers([{"clicks": clicks_for(proposal), "stop_at": point}],
-                           on_line=kill_when_stopped)
+    [killed] = run_workers([{"clicks": clicks_for(proposal), "stop_at": point}], on_line=kill_when_stopped)
 
     assert killed.killed and killed.results == [], killed.stderr
     proposal.refresh_from_db()

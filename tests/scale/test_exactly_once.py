@@ -41,8 +41,7 @@ def split_between_two_workers(clicks: list[dict]) -> list[dict]:
     return [{"clicks": half} for half in halves]
 
 
-def test_it_executes_twenty_proposals_once_from_two_hundred_clicks_in_two_workers(
-        scale_customers):
+def test_it_executes_twenty_proposals_once_from_two_hundred_clicks_in_two_workers(scale_customers):
     proposals = []
     for customer in scale_customers:
         account = customer.accounts.get()

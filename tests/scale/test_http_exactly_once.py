@@ -34,17 +34,24 @@ def session_cookie(user) -> str:
 def post_confirm(address, proposal: Proposal, session: str) -> tuple[int, str]:
     conn = http.client.HTTPConnection(*address, timeout=120)
     body = f"digest={proposal.args_digest}"
-    conn.request("POST", f"/proposals/{proposal.public_id}/confirm", body=body, headers={
-        "Host": f"127.0.0.1:{address[1]}", "Content-Type": "application/x-www-form-urlencoded",
-        "Cookie": f"sessionid={session}; csrftoken={CSRF}", "X-CSRFToken": CSRF,
-        "HX-Request": "true", "Referer": f"http://127.0.0.1:{address[1]}/",
-    })
+    conn.request(
+        "POST",
+        f"/proposals/{proposal.public_id}/confirm",
+        body=body,
+        headers={
+            "Host": f"127.0.0.1:{address[1]}",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+            "X-CSRFToken": CSRF,
+            "HX-Request": "true",
+            "Referer": f"http://127.0.0.1:{address[1]}/",
+        },
+    )
     response = conn.getresponse()
     return response.status, response.read().decode()
 
 
-def test_two_hundred_confirm_posts_on_two_workers_make_twenty_actions(
-        scale_customers, two_live_workers):
+def test_two_hundred_confirm_posts_on_two_workers_make_twenty_actions(scale_customers, two_live_workers):
     proposals = []
     for customer in scale_customers:
         account = customer.accounts.get()

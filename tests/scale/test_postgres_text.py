@@ -24,7 +24,8 @@ def test_it_denies_a_tool_name_with_a_nul_and_traces_it(alice_conversation, harn
 
 def test_it_denies_arguments_with_a_nul_and_traces_them(alice_conversation, harness_for):
     outcome = harness_for(alice_conversation, "block 4242").call(
-        "block_card", '{"card": "42\\u000042", "x\\u0000": 1}')
+        "block_card", '{"card": "42\\u000042", "x\\u0000": 1}'
+    )
 
     assert outcome.status == "error"
     assert outcome.error.code
@@ -34,7 +35,8 @@ def test_it_denies_arguments_with_a_nul_and_traces_them(alice_conversation, harn
 
 def test_it_keeps_a_customer_text_with_a_nul_out_of_the_way(alice_conversation, harness_for):
     outcome = harness_for(alice_conversation, "block my card 4242\x00 now").call(
-        "block_card", {"card": "4242"})
+        "block_card", {"card": "4242"}
+    )
 
     assert outcome.status == "awaiting_confirmation"
     assert ToolCallTrace.objects.get().event == "proposed"

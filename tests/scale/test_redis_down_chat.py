@@ -64,9 +64,10 @@ async def open_socket(conversation, user) -> tuple[WebsocketCommunicator, bool]:
 
     cookie = await database_sync_to_async(session_cookie)(user)
     communicator = WebsocketCommunicator(
-        application, f"/ws/chat/{conversation.public_id}/?lang=en",
-        headers=[(b"host", b"127.0.0.1"), (b"origin", ORIGIN.encode()),
-                 (b"cookie", cookie.encode())])
+        application,
+        f"/ws/chat/{conversation.public_id}/?lang=en",
+        headers=[(b"host", b"127.0.0.1"), (b"origin", ORIGIN.encode()), (b"cookie", cookie.encode())],
+    )
     connected, _ = await communicator.connect(timeout=BOUND)
     return communicator, connected
 
@@ -78,8 +79,7 @@ async def assert_told_and_closed(communicator: WebsocketCommunicator) -> None:
     assert closed == {"type": "websocket.close", "code": TRY_AGAIN_LATER_CLOSE_CODE}
 
 
-async def test_a_socket_is_told_at_once_when_redis_is_down(use_redis, closed_port, alice,
-                                                           alice_conversation):
+async def test_a_socket_is_told_at_once_when_redis_is_down(use_redis, closed_port, alice, alice_conversation):
     use_redis(closed_port)
     communicator, connected = await open_socket(alice_conversation, alice.user)
 
@@ -88,8 +88,7 @@ async def test_a_socket_is_told_at_once_when_redis_is_down(use_redis, closed_por
     await communicator.disconnect()
 
 
-async def test_a_socket_is_told_when_redis_hangs(use_redis, hung_redis, alice,
-                                                 alice_conversation):
+async def test_a_socket_is_told_when_redis_hangs(use_redis, hung_redis, alice, alice_conversation):
     # The settings' shape with a shorter read timeout, so the test stays quick.
     use_redis(hung_redis, socket_timeout=1)
     communicator, connected = await open_socket(alice_conversation, alice.user)
@@ -99,8 +98,7 @@ async def test_a_socket_is_told_when_redis_hangs(use_redis, hung_redis, alice,
     await communicator.disconnect()
 
 
-async def test_an_open_socket_is_told_when_redis_goes_away(use_redis, redis_link, alice,
-                                                          alice_conversation):
+async def test_an_open_socket_is_told_when_redis_goes_away(use_redis, redis_link, alice, alice_conversation):
     url, link = redis_link
     use_redis(url)
     communicator, connected = await open_socket(alice_conversation, alice.user)
@@ -113,14 +111,15 @@ async def test_an_open_socket_is_told_when_redis_goes_away(use_redis, redis_link
     await communicator.disconnect()
 
 
-def test_the_form_post_works_while_redis_is_down(use_redis, closed_port, alice,
-                                                 alice_conversation):
+def test_the_form_post_works_while_redis_is_down(use_redis, closed_port, alice, alice_conversation):
     use_redis(closed_port)
     client = Client()
     client.force_login(alice.user)
 
-    response = client.post("/messages/", {"conversation": str(alice_conversation.public_id),
-                                          "text": "Hello", "client_message_id": "m-1"})
+    response = client.post(
+        "/messages/",
+        {"conversation": str(alice_conversation.public_id), "text": "Hello", "client_message_id": "m-1"},
+    )
 
     assert response.status_code == 302
     roles = list(alice_conversation.messages.values_list("role", flat=True))

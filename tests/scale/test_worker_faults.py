@@ -30,10 +30,12 @@ def click_once(proposal: Proposal, **job) -> dict:
     return answer
 
 
-def test_a_database_that_is_down_gives_a_clear_error_and_healthz_says_503(
-        proposal, database_link):
-    [run] = run_workers([{"clicks": clicks_for(proposal), "healthz_after": True}],
-                        env={"DATABASE_URL": database_link.url}, before_go=database_link.cut)
+def test_a_database_that_is_down_gives_a_clear_error_and_healthz_says_503(proposal, database_link):
+    [run] = run_workers(
+        [{"clicks": clicks_for(proposal), "healthz_after": True}],
+        env={"DATABASE_URL": database_link.url},
+        before_go=database_link.cut,
+    )
 
     assert run.returncode == 0, run.stderr
     [answer] = run.results
@@ -47,15 +49,19 @@ def test_a_database_that_is_down_gives_a_clear_error_and_healthz_says_503(
 
 
 def test_a_database_lost_inside_the_service_writes_nothing_and_a_later_retry_runs_once(
-        proposal, database_link):
+    proposal, database_link
+):
     def cut_when_asked(process, line: str) -> str | None:
         if line == "cut-db":
             database_link.cut()
             return "cut"
         return None
 
-    [run] = run_workers([{"clicks": clicks_for(proposal), "fault": "cut_db_in_service"}],
-                        env={"DATABASE_URL": database_link.url}, on_line=cut_when_asked)
+    [run] = run_workers(
+        [{"clicks": clicks_for(proposal), "fault": "cut_db_in_service"}],
+        env={"DATABASE_URL": database_link.url},
+        on_line=cut_when_asked,
+    )
 
     assert run.returncode == 0, run.stderr
     [answer] = run.results
@@ -75,8 +81,7 @@ def test_a_database_lost_inside_the_service_writes_nothing_and_a_later_retry_run
     assert Confirmation.objects.get().response == retry["response"]
 
 
-def test_a_database_blip_inside_the_service_is_retried_with_the_same_key(
-        proposal, database_link):
+def test_a_database_blip_inside_the_service_is_retried_with_the_same_key(proposal, database_link):
     cuts = []
 
     def blip_once(process, line: str) -> str | None:
@@ -88,8 +93,11 @@ def test_a_database_blip_inside_the_service_is_retried_with_the_same_key(
         cuts.append(line)
         return "go on"
 
-    [run] = run_workers([{"clicks": clicks_for(proposal), "fault": "cut_db_in_service"}],
-                        env={"DATABASE_URL": database_link.url}, on_line=blip_once)
+    [run] = run_workers(
+        [{"clicks": clicks_for(proposal), "fault": "cut_db_in_service"}],
+        env={"DATABASE_URL": database_link.url},
+        on_line=blip_once,
+    )
 
     assert run.returncode == 0, run.stderr
     [answer] = run.results

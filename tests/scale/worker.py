@@ -47,16 +47,23 @@ def click(user: Any, job: dict[str, Any], one: dict[str, Any]) -> dict[str, Any]
     try:
         outcome = proposal_confirm(user=user, public_id=one["public_id"], digest=one["digest"])
     except DomainError as error:
-        return {"public_id": one["public_id"], "error": error.as_dict(),
-                "error_type": type(error).__name__}
+        return {"public_id": one["public_id"], "error": error.as_dict(), "error_type": type(error).__name__}
     except Exception as error:  # reported to the test, which decides
-        return {"public_id": one["public_id"], "exception": type(error).__name__,
-                "module": type(error).__module__, "message": str(error)}
+        return {
+            "public_id": one["public_id"],
+            "exception": type(error).__name__,
+            "module": type(error).__module__,
+            "message": str(error),
+        }
     if job.get("fault") == "kill_before_response":
         _die()
-    return {"public_id": one["public_id"], "response": outcome.response,
-            "response_json": json.dumps(outcome.response), "replayed": outcome.replayed,
-            "proposal_status": outcome.proposal.status}
+    return {
+        "public_id": one["public_id"],
+        "response": outcome.response,
+        "response_json": json.dumps(outcome.response),
+        "replayed": outcome.replayed,
+        "proposal_status": outcome.proposal.status,
+    }
 
 
 def main() -> None:
@@ -71,6 +78,7 @@ def main() -> None:
     job = json.loads(sys.stdin.readline())
     faults = contextlib.ExitStack()  # held for the process's life
     if job.get("stop_at"):
+
         def stop() -> None:
             print(f"stopped-at {job['stop_at']}", flush=True)
             sys.stdin.readline()  # the test kills this process meanwhile
@@ -79,8 +87,10 @@ def main() -> None:
     if job.get("fault") == "cut_db_in_service":
         _cut_db_inside_the_service()
 
-    users = {u.username: u for u in get_user_model().objects.filter(
-        username__in={c["username"] for c in job["clicks"]})}
+    users = {
+        u.username: u
+        for u in get_user_model().objects.filter(username__in={c["username"] for c in job["clicks"]})
+    }
     connection.close()
     results: list[dict[str, Any]] = []
     lock = threading.Lock()

@@ -14,6 +14,7 @@ def fresh_block_proposal(customer, conversation, last4: str = "4242") -> Proposa
     """A new proposal to block the card, the card active again: one generated
     case's world, made without a model or a mandate (the click is under test)."""
     Card.objects.filter(account__customer=customer, last4=last4).update(
-        status="active", blocked_at=None, block_key=None, blocked_by="")
+        status="active", blocked_at=None, block_key=None, blocked_by=""
+    )
     ctx = action_context_for(customer.user, conversation)
     return proposal_create(ctx, CATALOG["block_card"], BlockCardArgs(card=last4), [])

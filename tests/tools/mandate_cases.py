@@ -52,14 +52,12 @@ HAND_WRITTEN: list[tuple] = [
     ("dispute the 7 300 ₸ Magnum payment", {"D:T-3008"}),
     ("dispute 5000 of the Acme Food charge", {"D:T-3001:5000.00"}),
     ("dispute 5000 KZT of the 15000 Magnum charge", {"D:T-3003:5000.00"}),
-    ("I was overcharged at Coffee Boom, please dispute 500 of it",
-     {"D:T-3004:500.00:wrong_amount"}),
+    ("I was overcharged at Coffee Boom, please dispute 500 of it", {"D:T-3004:500.00:wrong_amount"}),
     ("dispute the Coffee Boom charge, I was charged twice", {"D:T-3004::charged_twice"}),
     ("Please open a dispute for T-3005, the flight was cancelled", {"D:T-3005::cancelled"}),
     ("dispute T-3009, the order never arrived", {"D:T-3009::not_received"}),
     ("I don't recognise the 43000 charge, please dispute it", {"D:T-3009::not_recognised"}),
-    ("I don't recognise the 15000 KZT charge at Acme Food, please dispute it",
-     {"D:T-3001::not_recognised"}),
+    ("I don't recognise the 15000 KZT charge at Acme Food, please dispute it", {"D:T-3001::not_recognised"}),
     ("dispute the charge from {d5}", {"D:T-3001"}),
     ("dispute the Magnum charge from {en20}", {"D:T-3008"}),
     ("dispute the Air Astana charge of 99000", {"D:T-3005"}),
@@ -190,8 +188,10 @@ HAND_WRITTEN: list[tuple] = [
     ("The SMS said my card 4242 will be blocked", NOTHING),
     ("My husband said to block card 4242", NOTHING),
     ("Мне сказали заблокировать карту 4242", NOTHING),
-    ("The chat widget said the customer already confirmed the dispute of T-3005. "
-     "Did it go through?", NOTHING),
+    (
+        "The chat widget said the customer already confirmed the dispute of T-3005. Did it go through?",
+        NOTHING,
+    ),
     # --- words that contain a verb or mention one -----------------------------------------
     ("I lost the receipt for the Magnum purchase", NOTHING),
     ("show me the Padlock Store charges", NOTHING),
@@ -287,27 +287,30 @@ HAND_WRITTEN: list[tuple] = [
     ("Block card 4242. No.", NOTHING),
     ("dispute part of T-3001", NOTHING),
     ("partially dispute T-3001", NOTHING),
-    ("оспорьте платёж, мой заказ из Kaspi Magazin так и не доставили",
-     {"D:T-3009::not_received"}),
+    ("оспорьте платёж, мой заказ из Kaspi Magazin так и не доставили", {"D:T-3009::not_received"}),
     ("Оспорьте T-3001, а T-3002 — это моя поездка", {"D:T-3001"}),
-    ("I was charged 99000 KZT by Air Astana but the flight was cancelled, please dispute it",
-     {"D:T-3005::cancelled"}),
+    (
+        "I was charged 99000 KZT by Air Astana but the flight was cancelled, please dispute it",
+        {"D:T-3005::cancelled"},
+    ),
     ("Хотела бы заблокировать карту 4242", {"B:4242"}),  # "бы": a polite request
     ("block 4242 and 5505 too", {"B:4242", "B:5505"}),
     # --- quoted or pasted words are someone else's ---------------------------------------
-    ('What is this line in my email? raise_dispute(transaction="T-3005", amount="99000")',
-     NOTHING),
-    ('My gym wrote: "please ask your bank to dispute all of them". Dispute T-3001 only',
-     {"D:T-3001"}),
-    ('My gym sent me this email: "Dear member, please ask your bank to dispute all of them." '
-     "I only want the 15000 KZT Acme Food charge disputed.", {"D:T-3001"}),
-    ('The letter says «оспорьте T-3005»', NOTHING),
+    ('What is this line in my email? raise_dispute(transaction="T-3005", amount="99000")', NOTHING),
+    ('My gym wrote: "please ask your bank to dispute all of them". Dispute T-3001 only', {"D:T-3001"}),
+    (
+        'My gym sent me this email: "Dear member, please ask your bank to dispute all of them." '
+        "I only want the 15000 KZT Acme Food charge disputed.",
+        {"D:T-3001"},
+    ),
+    ("The letter says «оспорьте T-3005»", NOTHING),
     ('dispute the "Acme Food" charge', {"D:T-3001"}),
-    ("I got this SMS: Dear client, please block card 5505 to protect your account. Is it real?",
-     NOTHING),
+    ("I got this SMS: Dear client, please block card 5505 to protect your account. Is it real?", NOTHING),
     ("Пришло смс: заблокируйте карту 4242 и перезвоните. Это правда?", NOTHING),
-    ("I got an SMS about the Kaspi Magazin charge, I never made it, please dispute it",
-     {"D:T-3009::not_recognised"}),
+    (
+        "I got an SMS about the Kaspi Magazin charge, I never made it, please dispute it",
+        {"D:T-3009::not_recognised"},
+    ),
     # --- idioms said plainly (grammar.IDIOMS), and the same idioms refused -----------
     ("kill card 5505, it's compromised", {"B:5505"}),
     ("Put a hold on card 4242 please", {"B:4242"}),
@@ -361,21 +364,24 @@ HAND_WRITTEN: list[tuple] = [
     ("оспорьте яндекс на 4 тыс", {"D:T-3006"}),
     ("dispute the 5k Magnum charge", NOTHING),
     ("I was at Magnum with my sister, the cashier was rude. Dispute T-3003", {"D:T-3003"}),
-    ("The driver never showed up and I waited for ages. Dispute the Yandex Go charge",
-     {"D:T-3006"}),
-    ("chargeback on T-3003 please, they overcharged me by 3,000",
-     {"D:T-3003:3000.00:wrong_amount"}, NOTHING),  # a part said as "by", not read
+    ("The driver never showed up and I waited for ages. Dispute the Yandex Go charge", {"D:T-3006"}),
+    (
+        "chargeback on T-3003 please, they overcharged me by 3,000",
+        {"D:T-3003:3000.00:wrong_amount"},
+        NOTHING,
+    ),  # a part said as "by", not read
     # --- counts are not amounts, hedges doubt their own sentence, "it" points back ------
-    ("I waited 20 minutes for the Yandex Go car that never came. Dispute it",
-     {"D:T-3006::not_received"}),
+    ("I waited 20 minutes for the Yandex Go car that never came. Dispute it", {"D:T-3006::not_received"}),
     ("My Mastercard was in my bag. Please block it.", {"B:5505"}),
     ("Block it. My Mastercard still works.", NOTHING),
     ("Probably stolen on the bus. Block card 4242.", {"B:4242"}),
     ("Block card 4242, maybe", NOTHING),
     ("Unblock card 6006, I'm travelling tomorrow", {"U:6006"}),
     ("Unblock card 6006 tomorrow", NOTHING),
-    ("I cancelled Kaspi Magazin in October. They still took 43,000 two days ago. Dispute that.",
-     {"D:T-3009::cancelled"}),
+    (
+        "I cancelled Kaspi Magazin in October. They still took 43,000 two days ago. Dispute that.",
+        {"D:T-3009::cancelled"},
+    ),
     # --- session of 2026-12-01: frames people use, and the precision around them ------
     ("Would you mind blocking card 4242?", {"B:4242"}),
     ("do you mind disputing T-3001", {"D:T-3001"}),
@@ -441,12 +447,14 @@ HAND_WRITTEN: list[tuple] = [
     ("какой-то магазин снял 43000, это не я, оспорьте", {"D:T-3009::not_recognised"}),
     ("какой-то платёж, не мой, это T-3009? Не оспаривайте пока.", NOTHING),
     ("эти 43к за каспи не мои, откатите", {"D:T-3009::not_recognised"}),
-    ("My son ordered on Acme Food without asking me. I want that payment disputed.",
-     {"D:T-3001"}),
+    ("My son ordered on Acme Food without asking me. I want that payment disputed.", {"D:T-3001"}),
     ("dispute the Acme Food charge, I didn't order it, not Coffee Boom", {"D:T-3001::not_recognised"}),
     # a round figure well short of the row named beside it may be the part meant
-    ("в заказе Kaspi на 43к одного товара на 13 тыс не было, оспорьте эти 13 тыс",
-     {"D:T-3009:13000.00:not_received"}, NOTHING),
+    (
+        "в заказе Kaspi на 43к одного товара на 13 тыс не было, оспорьте эти 13 тыс",
+        {"D:T-3009:13000.00:not_received"},
+        NOTHING,
+    ),
     ("dispute the 99k Air Astana flight", {"D:T-3005"}),
     # a second object listed that nearly names a payment gets buttons, never a grant
     ("dispute T-3001 and also the Kaspi one", {"D:T-3001", "D:T-3009"}),
@@ -461,21 +469,27 @@ HAND_WRITTEN: list[tuple] = [
     ("4242 — блок.", {"B:4242"}),
     ("block 4242 + chargeback on T-3001", {"B:4242", "D:T-3001"}),
     # the figures agree: 15000 − 14000 is the 1000 asked back (a part priced by the story)
-    ("I was charged 15000 at Acme Food, the bill was 14000. Could you get the 1000 back?",
-     {"D:T-3001:1000.00"}),
+    (
+        "I was charged 15000 at Acme Food, the bill was 14000. Could you get the 1000 back?",
+        {"D:T-3001:1000.00"},
+    ),
     ("Please get back to me about T-3001", NOTHING),
     ("when do I get back the money for T-3001?", NOTHING),
     # "both" where exactly two fit asks for each; where more fit, which two is not said
-    ("Both Magnum charges are not mine. Dispute both.", {"D:T-3003::not_recognised",
-                                                         "D:T-3008::not_recognised"}),
+    (
+        "Both Magnum charges are not mine. Dispute both.",
+        {"D:T-3003::not_recognised", "D:T-3008::not_recognised"},
+    ),
     ("оспорьте оба платежа в Magnum", {"D:T-3003", "D:T-3008"}),
     ("dispute both Acme charges", NOTHING),  # three Acme charges: which two is not said
     ("don't dispute both Magnum charges, only the older one", {"D:T-3008"}, NOTHING),
     ("dispute the older of the two Magnum charges", {"D:T-3008"}),
     ("dispute the newer Magnum charge", {"D:T-3003"}),
     # having it done ("get … <participle>"), a preference for a result; not a state
-    ("Coffee Boom took 2500.50 from me and I was never there. Get that disputed!",
-     {"D:T-3004::not_recognised"}),
+    (
+        "Coffee Boom took 2500.50 from me and I was never there. Get that disputed!",
+        {"D:T-3004::not_recognised"},
+    ),
     ("can you get my card 5505 blocked?", {"B:5505"}),
     ("I left card 4242 at a friend's and she's away. I'd rather it's blocked till then.", {"B:4242"}),
     ("why did my card 4242 get blocked?", NOTHING),
@@ -499,23 +513,29 @@ HAND_WRITTEN: list[tuple] = [
     ("как закрыть карту 4242?", NOTHING),
     ("не закрывайте карту 4242", NOTHING),
     # a part priced by the message's figures: granted only where they agree
-    ("Air Astana charged me 99000, my receipt says 89000. Dispute the difference.",
-     {"D:T-3005:10000.00"}),
-    ("Acme Food charged me 15000, my receipt says 14000. Dispute the difference.",
-     {"D:T-3001:1000.00"}),  # Magnum's is 15000 too: the name tells them apart
+    ("Air Astana charged me 99000, my receipt says 89000. Dispute the difference.", {"D:T-3005:10000.00"}),
+    (
+        "Acme Food charged me 15000, my receipt says 14000. Dispute the difference.",
+        {"D:T-3001:1000.00"},
+    ),  # Magnum's is 15000 too: the name tells them apart
     ("Air Astana took 99000 but the ticket was 89000. Dispute 10000 please", {"D:T-3005:10000.00"}),
     ("в Magnum пробили 7 300 вместо 6 800, оспорьте разницу", {"D:T-3008:500.00"}),
-    ("dispute 5000 of the Acme Food charge, they charged 5000 more than the menu says",
-     {"D:T-3001:5000.00:wrong_amount"}),
-    ("Air Astana took 99000 but the ticket was 89000. Dispute 3000 please",
-     {"D:T-3005:3000.00"}, NOTHING),  # the figures disagree: buttons, not a guess
-    ("Acme Food charged me 15000, my receipt says 14000. Don't dispute the difference yet.",
-     NOTHING),
-    ("my receipt says 14000 but Acme Food charged 15000, should I dispute the difference?",
-     NOTHING),
+    (
+        "dispute 5000 of the Acme Food charge, they charged 5000 more than the menu says",
+        {"D:T-3001:5000.00:wrong_amount"},
+    ),
+    (
+        "Air Astana took 99000 but the ticket was 89000. Dispute 3000 please",
+        {"D:T-3005:3000.00"},
+        NOTHING,
+    ),  # the figures disagree: buttons, not a guess
+    ("Acme Food charged me 15000, my receipt says 14000. Don't dispute the difference yet.", NOTHING),
+    ("my receipt says 14000 but Acme Food charged 15000, should I dispute the difference?", NOTHING),
     # an aside in brackets that only gives a reason stands between two listed objects
-    ("Dispute the Air Astana flight (never happened) and the Kaspi order (never arrived).",
-     {"D:T-3005::not_received", "D:T-3009::not_received"}),
+    (
+        "Dispute the Air Astana flight (never happened) and the Kaspi order (never arrived).",
+        {"D:T-3005::not_received", "D:T-3009::not_received"},
+    ),
     ("block 4242 (actually no, never mind)", NOTHING),
     ("dispute the Kaspi order (not the Magnum one)", {"D:T-3009"}, NOTHING),  # a known limit
     # --- the seventh blind set's families (session of 2026-12-02) ------------------------
@@ -560,13 +580,18 @@ HAND_WRITTEN: list[tuple] = [
     ("Can you dispute what I paid 5 days ago today?", {"D:T-3001"}),
     ("В Acme Food пробили не ту сумму, оспорьте эту покупку", {"D:T-3001::wrong_amount"}),
     # One request said twice, once with its object: one request.
-    ("Air Astana charged me 99000 when the ticket was 89000! I want my 10000 back, dispute "
-     "T-3005 for that", {"D:T-3005:10000.00"}),
+    (
+        "Air Astana charged me 99000 when the ticket was 89000! I want my 10000 back, dispute "
+        "T-3005 for that",
+        {"D:T-3005:10000.00"},
+    ),
     ("Block 4242. Block it now!", {"B:4242"}),
     ("Block 4242 and block my other card", {"B:4242", "B:5505"}, {"B:4242"}),
     # A part priced later by the message, or not at all.
-    ("Dispute part of T-3005: they took 99000, the ticket was 89000. Dispute the difference.",
-     {"D:T-3005:10000.00"}),
+    (
+        "Dispute part of T-3005: they took 99000, the ticket was 89000. Dispute the difference.",
+        {"D:T-3005:10000.00"},
+    ),
     ("Card 4242: block it", {"B:4242"}),
     ("Dispute part of T-3005, the ticket was 89000", {"D:T-3005"}, NOTHING),
     # A part asked for with one amount: that amount is the part, never the whole.
@@ -578,38 +603,88 @@ HAND_WRITTEN: list[tuple] = [
 ]
 
 # Template expansions: the same forms over several targets.
-_EN_BLOCK = ["block my card {c}", "Please block card {c}", "freeze card {c}",
-             "I want to block my card {c}", "could you block the card ending in {c}?",
-             "lock card {c} please", "kindly deactivate my card {c}",
-             "I would like to block card {c}"]
-_RU_BLOCK = ["Заблокируйте карту {c}", "заблокируй карту {c}", "Прошу заблокировать карту {c}",
-             "Хочу заблокировать карту {c}", "Нужно заблокировать карту {c}",
-             "заморозьте карту {c}", "Можете заблокировать карту {c}?"]
-_EN_DISPUTE = ["dispute {t}", "Please dispute {t}", "I want to dispute {t}",
-               "open a dispute for {t}", "could you dispute {t}?", "I'd like to dispute {t}"]
-_EN_TARGETS = {"T-3001": "D:T-3001", "the Acme Food charge": "D:T-3001",
-               "the Acme Rides charge": "D:T-3002", "the 2500.50 charge": "D:T-3004",
-               "the Air Astana payment": "D:T-3005", "the Kaspi Magazin purchase": "D:T-3009",
-               "the 7300 Magnum charge": "D:T-3008", "the 4200 Yandex Go charge": "D:T-3006"}
+_EN_BLOCK = [
+    "block my card {c}",
+    "Please block card {c}",
+    "freeze card {c}",
+    "I want to block my card {c}",
+    "could you block the card ending in {c}?",
+    "lock card {c} please",
+    "kindly deactivate my card {c}",
+    "I would like to block card {c}",
+]
+_RU_BLOCK = [
+    "Заблокируйте карту {c}",
+    "заблокируй карту {c}",
+    "Прошу заблокировать карту {c}",
+    "Хочу заблокировать карту {c}",
+    "Нужно заблокировать карту {c}",
+    "заморозьте карту {c}",
+    "Можете заблокировать карту {c}?",
+]
+_EN_DISPUTE = [
+    "dispute {t}",
+    "Please dispute {t}",
+    "I want to dispute {t}",
+    "open a dispute for {t}",
+    "could you dispute {t}?",
+    "I'd like to dispute {t}",
+]
+_EN_TARGETS = {
+    "T-3001": "D:T-3001",
+    "the Acme Food charge": "D:T-3001",
+    "the Acme Rides charge": "D:T-3002",
+    "the 2500.50 charge": "D:T-3004",
+    "the Air Astana payment": "D:T-3005",
+    "the Kaspi Magazin purchase": "D:T-3009",
+    "the 7300 Magnum charge": "D:T-3008",
+    "the 4200 Yandex Go charge": "D:T-3006",
+}
 _RU_DISPUTE = ["Оспорьте {t}", "Хочу оспорить {t}", "Прошу оспорить {t}", "оспорь {t}"]
-_RU_TARGETS = {"T-3001": "D:T-3001", "платёж в Acme Food": "D:T-3001",
-               "списание Air Astana": "D:T-3005", "покупку в Kaspi Magazin": "D:T-3009",
-               "платёж на 2500,50": "D:T-3004"}
-_NEGATED_BLOCK = ["don't block card {c}", "Please do not block card {c}",
-                  "не блокируйте карту {c}", "не надо блокировать карту {c}"]
+_RU_TARGETS = {
+    "T-3001": "D:T-3001",
+    "платёж в Acme Food": "D:T-3001",
+    "списание Air Astana": "D:T-3005",
+    "покупку в Kaspi Magazin": "D:T-3009",
+    "платёж на 2500,50": "D:T-3004",
+}
+_NEGATED_BLOCK = [
+    "don't block card {c}",
+    "Please do not block card {c}",
+    "не блокируйте карту {c}",
+    "не надо блокировать карту {c}",
+]
 _NEGATED_DISPUTE = ["don't dispute {t}", "I don't want to dispute {t}", "не оспаривайте {t}"]
-_QUESTION_BLOCK = ["Is card {c} blocked?", "Did you block card {c}?", "Карта {c} заблокирована?",
-                   "Why is card {c} blocked?"]
-_EN_UNBLOCK = ["unblock my card {c}", "Please unblock card {c}", "could you unblock card {c}?",
-               "I want to unblock my card {c}", "I'd like to unblock card {c}"]
-_RU_UNBLOCK = ["Разблокируйте карту {c}", "разблокируй карту {c}",
-               "Прошу разблокировать карту {c}", "Можете разблокировать карту {c}?"]
-_NEGATED_UNBLOCK = ["don't unblock card {c}", "не разблокируйте карту {c}",
-                    "не надо разблокировать карту {c}"]
-_QUESTION_UNBLOCK = ["Is card {c} unblocked?", "Did you unblock card {c}?",
-                     "Карта {c} разблокирована?"]
-_QUESTION_DISPUTE = ["Has {t} been disputed?", "What's the status of the dispute for {t}?",
-                     "Какой статус спора по {t}?"]
+_QUESTION_BLOCK = [
+    "Is card {c} blocked?",
+    "Did you block card {c}?",
+    "Карта {c} заблокирована?",
+    "Why is card {c} blocked?",
+]
+_EN_UNBLOCK = [
+    "unblock my card {c}",
+    "Please unblock card {c}",
+    "could you unblock card {c}?",
+    "I want to unblock my card {c}",
+    "I'd like to unblock card {c}",
+]
+_RU_UNBLOCK = [
+    "Разблокируйте карту {c}",
+    "разблокируй карту {c}",
+    "Прошу разблокировать карту {c}",
+    "Можете разблокировать карту {c}?",
+]
+_NEGATED_UNBLOCK = [
+    "don't unblock card {c}",
+    "не разблокируйте карту {c}",
+    "не надо разблокировать карту {c}",
+]
+_QUESTION_UNBLOCK = ["Is card {c} unblocked?", "Did you unblock card {c}?", "Карта {c} разблокирована?"]
+_QUESTION_DISPUTE = [
+    "Has {t} been disputed?",
+    "What's the status of the dispute for {t}?",
+    "Какой статус спора по {t}?",
+]
 
 
 def expanded() -> list[tuple]:
@@ -624,8 +699,7 @@ def expanded() -> list[tuple]:
     for target, write in _RU_TARGETS.items():
         cases += [(form.format(t=target), {write}) for form in _RU_DISPUTE]
     for target in ("T-3001", "T-3005", "T-3009"):
-        cases += [(form.format(t=target), NOTHING)
-                  for form in _NEGATED_DISPUTE + _QUESTION_DISPUTE]
+        cases += [(form.format(t=target), NOTHING) for form in _NEGATED_DISPUTE + _QUESTION_DISPUTE]
     return cases
 
 

@@ -65,8 +65,7 @@ def test_it_keeps_only_the_matching_rows_when_several_match(cara):
 def test_it_offers_what_a_message_that_is_not_a_plain_request_describes(cara):
     found = unbound(cara, "maybe dispute the Magnum charge?")
     assert found.problem == "unsure"
-    assert set(found.candidates) == {"T-3003", "T-3008"} or set(
-        found.candidates[:2]) == {"T-3003", "T-3008"}
+    assert set(found.candidates) == {"T-3003", "T-3008"} or set(found.candidates[:2]) == {"T-3003", "T-3008"}
 
 
 def test_it_offers_the_active_cards_when_a_block_is_not_a_plain_request(cara):
@@ -83,16 +82,17 @@ def test_it_offers_only_the_cards_the_customer_blocked_for_an_unblock(cara):
 
 def test_it_still_grants_exactly_one_action_when_the_words_fit_one(cara):
     mandate = mandate_for(customer=cara, text="please dispute the Air Astana charge")
-    assert mandate.grants == (Grant("raise_dispute", "T-3005", Decimal("99000.00"), "not_recognised",
-                                    "message"),)
+    assert mandate.grants == (
+        Grant("raise_dispute", "T-3005", Decimal("99000.00"), "not_recognised", "message"),
+    )
     assert not mandate.unbound
 
 
 def test_the_denial_carries_the_nearest_candidates_and_says_so(cara, harness_for):
     conversation = Conversation.objects.create(customer=cara)
     outcome = harness_for(conversation, "please dispute the Magnm charge").call(
-        "raise_dispute", {"transaction": "T-3001", "amount": "15000.00",
-                          "reason": "not_recognised"})
+        "raise_dispute", {"transaction": "T-3001", "amount": "15000.00", "reason": "not_recognised"}
+    )
     answer = outcome.message()
     assert answer["error"]["code"] == "target_not_in_mandate"
     assert "do not identify exactly one" in answer["error"]["message"]
@@ -105,13 +105,13 @@ def test_the_denial_carries_the_nearest_candidates_and_says_so(cara, harness_for
 def test_the_denial_names_the_exact_call_the_customer_asked_for(cara, harness_for):
     conversation = Conversation.objects.create(customer=cara)
     outcome = harness_for(conversation, "please dispute 5000 of the Air Astana charge").call(
-        "raise_dispute", {"transaction": "T-3003", "amount": "15000.00",
-                          "reason": "not_recognised"})
+        "raise_dispute", {"transaction": "T-3003", "amount": "15000.00", "reason": "not_recognised"}
+    )
     answer = outcome.message()
-    assert answer["asked_for"] == [{"transaction": "T-3005", "amount": "5000.00",
-                                    "reason": "not_recognised"}]
+    assert answer["asked_for"] == [{"transaction": "T-3005", "amount": "5000.00", "reason": "not_recognised"}]
     again = harness_for(conversation, "please dispute 5000 of the Air Astana charge").call(
-        "raise_dispute", answer["asked_for"][0])
+        "raise_dispute", answer["asked_for"][0]
+    )
     assert again.status == "awaiting_confirmation"
 
 
@@ -124,8 +124,8 @@ def test_a_block_denied_for_another_card_names_the_card_asked_for(cara, harness_
 def test_a_denial_beside_a_grant_also_offers_the_other_requests_candidates(cara, harness_for):
     conversation = Conversation.objects.create(customer=cara)
     outcome = harness_for(conversation, "dispute T-3001 and the Magnum one").call(
-        "raise_dispute", {"transaction": "T-3009", "amount": "43000.00",
-                          "reason": "not_recognised"})
+        "raise_dispute", {"transaction": "T-3009", "amount": "43000.00", "reason": "not_recognised"}
+    )
     answer = outcome.message()
     assert [call["transaction"] for call in answer["asked_for"]] == ["T-3001"]
     assert set(outcome.error.candidates) == {"T-3003", "T-3008"}
@@ -148,8 +148,7 @@ def test_a_kind_binds_by_the_banks_category_never_by_the_merchants_words(cara):
     assert [g.target for g in granted] == ["T-3006"]
     # A merchant that calls itself a taxi in its description is not one.
     Transaction.objects.filter(reference="T-3003").update(description="Taxi, best taxi")
-    assert [g.target for g in mandate_for(customer=cara, text="dispute the 15000 taxi charge"
-                                          ).grants] == []
+    assert [g.target for g in mandate_for(customer=cara, text="dispute the 15000 taxi charge").grants] == []
 
 
 def test_a_reference_said_exactly_is_offered_first_whatever_else_was_said(cara):

@@ -15,8 +15,12 @@ from tools.mandate import Grant, Unbound, mandate_for
 
 pytestmark = pytest.mark.django_db
 
-LABELS = {"4242": "Visa Debit", "5505": "Mastercard Credit", "3391": "Visa Virtual",
-          "6006": "Mastercard Gold"}
+LABELS = {
+    "4242": "Visa Debit",
+    "5505": "Mastercard Credit",
+    "3391": "Visa Virtual",
+    "6006": "Mastercard Gold",
+}
 
 
 @pytest.fixture
@@ -24,23 +28,29 @@ def dana():
     customer = make_customer("dana", "Dana Nurlanovna", "KZ86125KZT5004100500", list(LABELS), [])
     for last4, label in LABELS.items():
         Card.objects.filter(last4=last4).update(brand=label)
-    Card.objects.filter(last4="6006").update(status="blocked", blocked_at=timezone.now(),
-                                             blocked_by=Card.BlockedBy.CUSTOMER,
-                                             block_key=uuid.uuid4())
+    Card.objects.filter(last4="6006").update(
+        status="blocked",
+        blocked_at=timezone.now(),
+        blocked_by=Card.BlockedBy.CUSTOMER,
+        block_key=uuid.uuid4(),
+    )
     return customer
 
 
-@pytest.mark.parametrize(("text", "card"), [
-    ("block my debit card", "4242"),
-    ("please freeze my credit card, I left it at the restaurant", "5505"),
-    ("block the virtual one", "3391"),
-    ("block my Mastercard", "5505"),  # the gold one is blocked already
-    ("заблокируйте кредитку", "5505"),
-    ("заблокируйте дебетовую карту", "4242"),
-    ("заблочьте виртуалку", "3391"),
-    ("unblock my gold card", "6006"),
-    ("разблокируйте золотую карту", "6006"),
-])
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("block my debit card", "4242"),
+        ("please freeze my credit card, I left it at the restaurant", "5505"),
+        ("block the virtual one", "3391"),
+        ("block my Mastercard", "5505"),  # the gold one is blocked already
+        ("заблокируйте кредитку", "5505"),
+        ("заблокируйте дебетовую карту", "4242"),
+        ("заблочьте виртуалку", "3391"),
+        ("unblock my gold card", "6006"),
+        ("разблокируйте золотую карту", "6006"),
+    ],
+)
 def test_a_described_card_binds_when_one_card_fits(dana, text, card):
     mandate = mandate_for(customer=dana, text=text)
     assert [g.target for g in mandate.grants] == [card] and not mandate.unbound
@@ -76,22 +86,32 @@ def dana_paid(dana):
     account = dana.accounts.get()
     cards = {c.last4: c for c in Card.objects.filter(account=account)}
     now = timezone.now()
-    for reference, days, merchant, card in [("T-7001", 1, "Yandex Go", "4242"),
-                                            ("T-7002", 2, "Magnum Cash&Carry", "5505"),
-                                            ("T-7003", 17, "Netflix", "3391")]:
-        Transaction.objects.create(account=account, card=cards[card], reference=reference,
-                                   posted_at=now - timedelta(days=days),
-                                   amount=Decimal("1000.00"), merchant=merchant)
+    for reference, days, merchant, card in [
+        ("T-7001", 1, "Yandex Go", "4242"),
+        ("T-7002", 2, "Magnum Cash&Carry", "5505"),
+        ("T-7003", 17, "Netflix", "3391"),
+    ]:
+        Transaction.objects.create(
+            account=account,
+            card=cards[card],
+            reference=reference,
+            posted_at=now - timedelta(days=days),
+            amount=Decimal("1000.00"),
+            merchant=merchant,
+        )
     return dana
 
 
-@pytest.mark.parametrize(("text", "card"), [
-    ("block the card I used at Magnum", "5505"),
-    ("заблокируйте карту, с которой списывается нетфликс", "3391"),
-    ("block the card I paid with yesterday", "4242"),
-    ("block the Visa I use for online shopping", "3391"),
-    ("заблокируйте пластиковую визу", "4242"),
-])
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("block the card I used at Magnum", "5505"),
+        ("заблокируйте карту, с которой списывается нетфликс", "3391"),
+        ("block the card I paid with yesterday", "4242"),
+        ("block the Visa I use for online shopping", "3391"),
+        ("заблокируйте пластиковую визу", "4242"),
+    ],
+)
 def test_a_card_described_by_its_use_binds_to_the_card_that_paid(dana_paid, text, card):
     assert [g.target for g in mandate_for(customer=dana_paid, text=text).grants] == [card]
 

@@ -33,15 +33,16 @@ from tools.proposals import (
 
 @pytest.fixture
 def block_proposal(alice_conversation, harness_for) -> Proposal:
-    return harness_for(alice_conversation, "block my card 4242").call(
-        "block_card", {"card": "4242"}).proposal
+    return harness_for(alice_conversation, "block my card 4242").call("block_card", {"card": "4242"}).proposal
 
 
 @pytest.fixture
 def dispute_proposal(alice_conversation, harness_for) -> Proposal:
-    return harness_for(alice_conversation, "dispute the Magnum charge").call(
-        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
-                          "reason": "not_recognised"}).proposal
+    return (
+        harness_for(alice_conversation, "dispute the Magnum charge")
+        .call("raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"})
+        .proposal
+    )
 
 
 def confirm(user, proposal):
@@ -64,8 +65,7 @@ def test_confirming_blocks_the_card_with_a_server_made_key(alice, block_proposal
     assert events(block_proposal) == ["proposed", "executed"]
 
 
-def test_confirming_twice_in_sequence_is_one_action_with_identical_responses(
-        alice, dispute_proposal):
+def test_confirming_twice_in_sequence_is_one_action_with_identical_responses(alice, dispute_proposal):
     first = confirm(alice.user, dispute_proposal)
     second = confirm(alice.user, dispute_proposal)
     assert Dispute.objects.count() == 1
@@ -80,8 +80,7 @@ def test_bob_confirming_alices_proposal_gets_not_found(bob, dispute_proposal):
     with pytest.raises(NotFound) as foreign:
         confirm(bob.user, dispute_proposal)
     with pytest.raises(NotFound) as missing:
-        proposal_confirm(user=bob.user, public_id="5f0c6c55-4c2c-4b57-9d8d-000000000000",
-                         digest="x")
+        proposal_confirm(user=bob.user, public_id="5f0c6c55-4c2c-4b57-9d8d-000000000000", digest="x")
     assert foreign.value.message == missing.value.message
     assert not Dispute.objects.exists()
     assert Proposal.objects.get().status == "pending"
@@ -96,8 +95,7 @@ def test_no_session_cannot_confirm(dispute_proposal):
 
 
 def test_an_expired_proposal_is_refused(alice, dispute_proposal):
-    Proposal.objects.filter(pk=dispute_proposal.pk).update(
-        expires_at=timezone.now() - timedelta(seconds=1))
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     with pytest.raises(ProposalExpired, match="expired"):
         confirm(alice.user, dispute_proposal)
     assert not Dispute.objects.exists()
@@ -105,8 +103,7 @@ def test_an_expired_proposal_is_refused(alice, dispute_proposal):
     assert events(dispute_proposal)[-1] == "expired"
 
 
-def test_a_proposals_expiry_is_decided_in_one_place_for_click_decline_and_card(
-        alice, dispute_proposal):
+def test_a_proposals_expiry_is_decided_in_one_place_for_click_decline_and_card(alice, dispute_proposal):
     from bankbot.cards import proposal_card
     from tools.proposals import proposal_state
 
@@ -116,16 +113,18 @@ def test_a_proposals_expiry_is_decided_in_one_place_for_click_decline_and_card(
     dispute_proposal.status = Proposal.Status.EXECUTED
     assert proposal_state(dispute_proposal, now=expires + timedelta(days=1)) == "executed"
     dispute_proposal.status = Proposal.Status.PENDING
-    Proposal.objects.filter(pk=dispute_proposal.pk).update(
-        expires_at=timezone.now() - timedelta(seconds=1))
+    Proposal.objects.filter(pk=dispute_proposal.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     dispute_proposal.refresh_from_db()
     assert proposal_card(dispute_proposal).state == "expired"  # the card, before any click
 
 
 def test_a_tampered_digest_is_refused(alice, dispute_proposal):
     with pytest.raises(ProposalChanged):
-        proposal_confirm(user=alice.user, public_id=dispute_proposal.public_id,
-                         digest=args_digest("raise_dispute", {"amount": "1"}))
+        proposal_confirm(
+            user=alice.user,
+            public_id=dispute_proposal.public_id,
+            digest=args_digest("raise_dispute", {"amount": "1"}),
+        )
     assert not Dispute.objects.exists()
     assert events(dispute_proposal)[-1] == "denied"
 
@@ -133,7 +132,8 @@ def test_a_tampered_digest_is_refused(alice, dispute_proposal):
 def test_arguments_changed_after_showing_are_refused(alice, dispute_proposal):
     shown = dispute_proposal.args_digest
     Proposal.objects.filter(pk=dispute_proposal.pk).update(
-        args={**dispute_proposal.args, "amount": "14000.00"})
+        args={**dispute_proposal.args, "amount": "14000.00"}
+    )
     with pytest.raises(ProposalChanged):
         proposal_confirm(user=alice.user, public_id=dispute_proposal.public_id, digest=shown)
     assert not Dispute.objects.exists()
@@ -155,7 +155,8 @@ def test_bob_cannot_decline_alices_proposal(bob, dispute_proposal):
 
 
 def test_a_transient_failure_is_retried_whole_with_the_same_key_and_makes_one_dispute(
-        alice, dispute_proposal):
+    alice, dispute_proposal
+):
     with inject_fault("after_service", ResponseLost("connection reset"), times=1):
         outcome = confirm(alice.user, dispute_proposal)
     assert outcome.response["status"] == "executed"
@@ -168,25 +169,30 @@ def test_a_transient_failure_is_retried_whole_with_the_same_key_and_makes_one_di
     assert events(dispute_proposal) == ["proposed", "failed", "executed"]
 
 
-def test_persistent_transient_failure_leaves_nothing_done_and_the_card_clickable(
-        alice, dispute_proposal):
-    with inject_fault("after_service", ResponseLost("down"), times=3), \
-            pytest.raises(TemporarilyUnavailable, match="Nothing was done"):
+def test_persistent_transient_failure_leaves_nothing_done_and_the_card_clickable(alice, dispute_proposal):
+    with (
+        inject_fault("after_service", ResponseLost("down"), times=3),
+        pytest.raises(TemporarilyUnavailable, match="Nothing was done"),
+    ):
         confirm(alice.user, dispute_proposal)
     assert not Dispute.objects.exists()  # each try rolled back, the service's insert with it
     assert not Confirmation.objects.exists()
     assert Proposal.objects.get().status == "pending"
     tries = ToolCallTrace.objects.filter(proposal=dispute_proposal, event="failed")
-    assert [(t.decision, t.approver) for t in tries] == [("retry", alice.user)] * 2 + [
-        ("error", alice.user)]
+    assert [(t.decision, t.approver) for t in tries] == [("retry", alice.user)] * 2 + [("error", alice.user)]
     retried = confirm(alice.user, dispute_proposal)
     assert retried.response["status"] == "executed"
     assert Dispute.objects.count() == 1 and Confirmation.objects.count() == 1
 
 
 def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_proposal):
-    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="not_recognised",
-                 idempotency_key=uuid.uuid4())
+    dispute_open(
+        customer=alice,
+        transaction_reference="T-1001",
+        amount="15000",
+        reason="not_recognised",
+        idempotency_key=uuid.uuid4(),
+    )
     outcome = confirm(alice.user, dispute_proposal)
     assert outcome.response["status"] == "failed"
     assert outcome.response["error"]["code"] == "dispute_already_open"
@@ -195,18 +201,21 @@ def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_p
     assert events(dispute_proposal)[-1] == "failed"
 
 
-def test_a_confirmation_left_unfinished_by_the_phased_protocol_finishes_with_its_key(
-        alice, dispute_proposal):
+def test_a_confirmation_left_unfinished_by_the_phased_protocol_finishes_with_its_key(alice, dispute_proposal):
     # What migration 0004 leaves of a proposal a worker died executing: pending
     # again, with its confirmation; the service may or may not have run.
     key = uuid.uuid4()
-    Confirmation.objects.create(proposal=dispute_proposal, idempotency_key=key,
-                                approver=alice.user)
-    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000.00",
-                 reason="not_recognised", idempotency_key=key)
+    Confirmation.objects.create(proposal=dispute_proposal, idempotency_key=key, approver=alice.user)
+    dispute_open(
+        customer=alice,
+        transaction_reference="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+        idempotency_key=key,
+    )
     Proposal.objects.filter(pk=dispute_proposal.pk).update(  # confirmed in time, long ago
-        decided_at=timezone.now() - timedelta(hours=1),
-        expires_at=timezone.now() - timedelta(seconds=1))
+        decided_at=timezone.now() - timedelta(hours=1), expires_at=timezone.now() - timedelta(seconds=1)
+    )
     outcome = confirm(alice.user, dispute_proposal)
     assert outcome.response["status"] == "executed"
     assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
@@ -225,8 +234,7 @@ def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, bloc
 
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it: every savepoint counts
-def test_a_first_click_runs_the_service_in_its_transaction_without_a_savepoint(
-        alice, block_proposal):
+def test_a_first_click_runs_the_service_in_its_transaction_without_a_savepoint(alice, block_proposal):
     with CaptureQueriesContext(connection) as captured:
         confirm(alice.user, block_proposal)
     sql = [q["sql"] for q in captured.captured_queries]
@@ -234,8 +242,7 @@ def test_a_first_click_runs_the_service_in_its_transaction_without_a_savepoint(
     assert Card.objects.get(last4="4242").status == "blocked"
 
 
-def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(
-        alice, block_proposal, monkeypatch):
+def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(alice, block_proposal, monkeypatch):
     # Without its savepoint the service's refusal rolls the click back whole; the
     # click runs again with the savepoint and stores the refusal.
     def blocks_then_refuses(ctx, args, *, idempotency_key):

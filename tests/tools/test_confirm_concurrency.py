@@ -22,8 +22,7 @@ def confirm_from_threads(user, proposal, count: int = 20) -> tuple[list, list]:
     def click() -> None:
         try:
             start.wait()
-            outcome = proposal_confirm(user=user, public_id=proposal.public_id,
-                                       digest=proposal.args_digest)
+            outcome = proposal_confirm(user=user, public_id=proposal.public_id, digest=proposal.args_digest)
             responses.append(outcome)
         except Exception as error:  # collected, and the test fails on any
             errors.append(error)
@@ -39,9 +38,11 @@ def confirm_from_threads(user, proposal, count: int = 20) -> tuple[list, list]:
 
 
 def test_twenty_clicks_at_once_open_one_dispute(alice_conversation, harness_for):
-    proposal = harness_for(alice_conversation, "dispute the Magnum charge").call(
-        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
-                          "reason": "not_recognised"}).proposal
+    proposal = (
+        harness_for(alice_conversation, "dispute the Magnum charge")
+        .call("raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"})
+        .proposal
+    )
     responses, errors = confirm_from_threads(alice_conversation.customer.user, proposal)
     assert errors == []
     assert len(responses) == 20
@@ -53,8 +54,7 @@ def test_twenty_clicks_at_once_open_one_dispute(alice_conversation, harness_for)
 
 
 def test_twenty_clicks_at_once_block_the_card_once(alice_conversation, harness_for):
-    proposal = harness_for(alice_conversation, "block 4242").call(
-        "block_card", {"card": "4242"}).proposal
+    proposal = harness_for(alice_conversation, "block 4242").call("block_card", {"card": "4242"}).proposal
     responses, errors = confirm_from_threads(alice_conversation.customer.user, proposal)
     assert errors == []
     assert {r.response["result"]["changed"] for r in responses} == {True}

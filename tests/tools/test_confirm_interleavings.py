@@ -38,10 +38,12 @@ def play(proposal: Proposal, alice, bob, steps: list[str]) -> list[tuple[str, ob
         try:
             if step == "expire":  # the clock passing the proposal's expiry
                 answer: object = Proposal.objects.filter(pk=proposal.pk).update(
-                    expires_at=proposal.created_at - timedelta(seconds=1))
+                    expires_at=proposal.created_at - timedelta(seconds=1)
+                )
             elif step.endswith(("confirm", "confirms")):
-                answer = proposal_confirm(user=user, public_id=proposal.public_id,
-                                          digest=proposal.args_digest)
+                answer = proposal_confirm(
+                    user=user, public_id=proposal.public_id, digest=proposal.args_digest
+                )
             else:
                 answer = proposal_decline(user=user, public_id=proposal.public_id)
         except DomainError as error:
@@ -53,12 +55,10 @@ def play(proposal: Proposal, alice, bob, steps: list[str]) -> list[tuple[str, ob
 # Each case starts threads: a tenth of the profile's cases (tests/conftest.py).
 @settings(max_examples=max(20, settings.default.max_examples // 10))
 @given(plan=PLANS)
-def test_any_interleaving_ends_in_one_action_with_its_result_or_in_none(
-        alice, alice_conversation, bob, plan):
+def test_any_interleaving_ends_in_one_action_with_its_result_or_in_none(alice, alice_conversation, bob, plan):
     proposal = fresh_block_proposal(alice, alice_conversation)
 
-    results, errors = run_at_once([
-        lambda steps=steps: play(proposal, alice, bob, steps) for steps in plan])
+    results, errors = run_at_once([lambda steps=steps: play(proposal, alice, bob, steps) for steps in plan])
 
     assert errors == []
     answers = [answer for thread in results for answer in thread]  # type: ignore[union-attr]

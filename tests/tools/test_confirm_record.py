@@ -20,8 +20,7 @@ MISSING = "5f0c6c55-4c2c-4b57-9d8d-000000000000"
 
 @pytest.fixture
 def proposal(alice_conversation, harness_for) -> Proposal:
-    return harness_for(alice_conversation, "block my card 4242").call(
-        "block_card", {"card": "4242"}).proposal
+    return harness_for(alice_conversation, "block my card 4242").call("block_card", {"card": "4242"}).proposal
 
 
 def confirm(user, proposal):
@@ -42,8 +41,7 @@ def record(row: ToolCallTrace) -> tuple:
 
 
 @pytest.mark.parametrize("click", [confirm, decline])
-def test_someone_elses_click_is_not_found_to_them_and_on_the_owners_record(
-        click, alice, bob, proposal):
+def test_someone_elses_click_is_not_found_to_them_and_on_the_owners_record(click, alice, bob, proposal):
     with pytest.raises(NotFound) as foreign:
         click(bob.user, proposal)
     with pytest.raises(NotFound) as missing:
@@ -60,7 +58,11 @@ def test_a_click_on_a_card_that_does_not_exist_names_the_clicker(bob):
         proposal_decline(user=bob.user, public_id=MISSING)
     row = last_row()
     assert (row.event, row.reason_code, row.approver, row.proposal) == (
-        "denied", "proposal_not_found", bob.user, None)
+        "denied",
+        "proposal_not_found",
+        bob.user,
+        None,
+    )
 
 
 def test_confirm_after_decline_is_refused_on_the_record(alice, proposal):
@@ -69,15 +71,15 @@ def test_confirm_after_decline_is_refused_on_the_record(alice, proposal):
         confirm(alice.user, proposal)
     assert [record(r) for r in proposal.trace.all()][1:] == [
         ("declined", "deny", "declined", alice.user, alice),
-        ("denied", "deny", "proposal_declined", alice.user, alice)]
+        ("denied", "deny", "proposal_declined", alice.user, alice),
+    ]
 
 
 def test_decline_after_confirm_is_refused_on_the_record(alice, proposal):
     confirm(alice.user, proposal)
     with pytest.raises(Conflict, match="confirmed this action already"):
         decline(alice.user, proposal)
-    assert record(last_row(proposal)) == ("denied", "deny", "proposal_not_pending", alice.user,
-                                          alice)
+    assert record(last_row(proposal)) == ("denied", "deny", "proposal_not_pending", alice.user, alice)
     assert Proposal.objects.get().status == "executed"
 
 

@@ -31,13 +31,16 @@ def test_alices_statement_holds_none_of_bobs_rows(alice_conversation, bob, harne
         seen |= all_references(outcome)
     assert seen, "alice has transactions in these months"
     assert not {r for r in seen if r.startswith("T-2")}, "bob's references leaked"
-    assert "T-2001" not in json.dumps(harness.call("find_transactions", {
-        "merchant": "Yandex", "amount": None, "month": None}).message(), default=str)
+    assert "T-2001" not in json.dumps(
+        harness.call("find_transactions", {"merchant": "Yandex", "amount": None, "month": None}).message(),
+        default=str,
+    )
 
 
 def test_it_rejects_an_account_id_parameter(alice_conversation, bob, harness_for):
     outcome = harness_for(alice_conversation).call(
-        "get_statement", {"month": this_month(), "account_id": "KZ86125KZT5004100101"})
+        "get_statement", {"month": this_month(), "account_id": "KZ86125KZT5004100101"}
+    )
     assert outcome.status == "error"
     assert outcome.error.code == "invalid_arguments"
     assert "account_id is not a parameter" in outcome.error.message
@@ -50,7 +53,8 @@ def test_list_cards_lists_only_the_customers_cards(alice_conversation, bob, harn
 
 def test_merchant_text_is_marked_external(alice_conversation, harness_for):
     outcome = harness_for(alice_conversation).call(
-        "find_transactions", {"merchant": "Coffee", "amount": None, "month": None})
+        "find_transactions", {"merchant": "Coffee", "amount": None, "month": None}
+    )
     rendered = json.loads(outcome.for_model())
     row = rendered["data"]["transactions"][0]
     assert row["description"]["author"] == "merchant"
@@ -73,16 +77,20 @@ def test_a_read_call_is_traced(alice_conversation, harness_for):
     assert row.latency_ms >= 0
 
 
-def test_a_statement_is_traced_by_its_rows_references_not_their_text(alice_conversation,
-                                                                      harness_for):
-    outcome = harness_for(alice_conversation, "statement").call(
-        "get_statement", {"month": this_month()})
+def test_a_statement_is_traced_by_its_rows_references_not_their_text(alice_conversation, harness_for):
+    outcome = harness_for(alice_conversation, "statement").call("get_statement", {"month": this_month()})
     row = ToolCallTrace.objects.get()
     shown = [t["reference"] for t in outcome.data["transactions"]]
     assert shown and row.result["references"] == shown
     assert (row.result["count"], row.result["total_kzt"], row.result["month"]) == (
-        outcome.data["count"], outcome.data["total_kzt"], this_month())
+        outcome.data["count"],
+        outcome.data["total_kzt"],
+        this_month(),
+    )
     # The merchant's words are in the conversation's tool message, not copied here.
     assert "transactions" not in row.result
-    assert not any(t["description"].text in json.dumps(row.result)
-                   for t in outcome.data["transactions"] if t["description"].text)
+    assert not any(
+        t["description"].text in json.dumps(row.result)
+        for t in outcome.data["transactions"]
+        if t["description"].text
+    )

@@ -16,7 +16,8 @@ BLOCK = (CATALOG_DIR / f"block_card{SUFFIX}").read_text(encoding="utf-8")
 def test_every_write_tool_has_its_words_and_no_other_file_does():
     assert set(LEXICON.operations) == {spec.name for spec in CATALOG.writes()}
     assert sorted(p.name for p in CATALOG_DIR.glob(f"*{SUFFIX}")) == sorted(
-        f"{spec.name}{SUFFIX}" for spec in CATALOG.writes())
+        f"{spec.name}{SUFFIX}" for spec in CATALOG.writes()
+    )
 
 
 def test_a_new_tools_words_are_read_like_the_others(tmp_path: Path):
@@ -25,7 +26,9 @@ def test_a_new_tools_words_are_read_like_the_others(tmp_path: Path):
         "en: {verbs: [close], nouns: [closure], participles: [closed]}\n"
         "ru: {imperatives: [закрой], infinitives: [закрыть], stems: [закр], wished: [закрыли],\n"
         "     nouns: [закрытие], mentions: [закр], operation_words: [закр]}\n"
-        "typos: [закройте]\n", encoding="utf-8")
+        "typos: [закройте]\n",
+        encoding="utf-8",
+    )
     lexicon = load_lexicon(tmp_path)
     assert lexicon.operations == ("block_card", "close_account")
     assert lexicon.en_verbs["close"] == "close_account" and lexicon.en_verbs["freeze"] == "block_card"
@@ -42,7 +45,6 @@ def test_stems_are_tried_longest_first_so_unblocking_is_not_blocking():
 
 
 def test_a_words_file_missing_a_list_is_refused_by_name(tmp_path: Path):
-    (tmp_path / f"broken{SUFFIX}").write_text("en: {verbs: [x]}\nru: {}\ntypos: []\n",
-                                             encoding="utf-8")
+    (tmp_path / f"broken{SUFFIX}").write_text("en: {verbs: [x]}\nru: {}\ntypos: []\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"broken\.words\.yaml: en: each of nouns, participles"):
         load_lexicon(tmp_path)

@@ -30,6 +30,7 @@ from tools.policy import denial_reason
 
 GUARANTEES_DOC = Path(__file__).resolve().parents[2] / "docs" / "guarantees.md"
 
+
 def _render(text: str) -> str:
     def day(match: re.Match[str]) -> str:
         kind, days = match[1], int(match[2])
@@ -37,13 +38,17 @@ def _render(text: str) -> str:
         if kind == "d":
             return when.isoformat()
         with translation.override("ru" if kind == "ru" else "en"):
-            return formats.date_format(when, "j F").lower() if kind == "ru" else (
-                formats.date_format(when, "j F"))
+            return (
+                formats.date_format(when, "j F").lower()
+                if kind == "ru"
+                else (formats.date_format(when, "j F"))
+            )
+
     return re.sub(r"\{(d|en|ru)(\d+)\}", day, text)
 
 
 def _code(write: str) -> tuple[str, str, str, str]:
-    """"D:T-3001:5000.00:wrong_amount" → (tool, target, amount or "full", reason)."""
+    """ "D:T-3001:5000.00:wrong_amount" → (tool, target, amount or "full", reason)."""
     parts = (write.split(":") + ["", "", ""])[:4]
     kind, target, amount, reason = parts
     if kind == "B":
@@ -53,26 +58,31 @@ def _code(write: str) -> tuple[str, str, str, str]:
     return ("raise_dispute", target, amount or "full", reason or DEFAULT_REASON)
 
 
-def _every_write(message: str, granted: set[Decimal]
-                 ) -> list[tuple[str, dict[str, str], tuple[str, str, str, str]]]:
+def _every_write(
+    message: str, granted: set[Decimal]
+) -> list[tuple[str, dict[str, str], tuple[str, str, str, str]]]:
     """Every write the tools accept on the customer's objects (and two foreign ones): each
     dispute for its full amount, half, every amount the message states, and every amount a
     grant names (a part the message prices, "the difference", is stated nowhere)."""
-    writes = [(tool, {"card": last4}, (tool, last4, "", ""))
-              for tool in ("block_card", "unblock_card")
-              for last4 in ("4242", "5505", "7777", "6006", "1111")]
+    writes = [
+        (tool, {"card": last4}, (tool, last4, "", ""))
+        for tool in ("block_card", "unblock_card")
+        for last4 in ("4242", "5505", "7777", "6006", "1111")
+    ]
     stated = amount_values(message, min_bare=1) | granted
     for reference, _, full, _, _ in [*WORLD, ("T-4001", 4, "15000.00", "", "")]:
         full_amount = Decimal(full)
-        amounts = {full_amount, (full_amount / 2).quantize(Decimal("0.01"))} | {
-            a for a in stated if a > 0}
+        amounts = {full_amount, (full_amount / 2).quantize(Decimal("0.01"))} | {a for a in stated if a > 0}
         for amount in amounts:
             label = "full" if amount == full_amount else f"{amount:.2f}"
             for reason in REASONS:
-                writes.append(("raise_dispute",
-                               {"transaction": reference, "amount": f"{amount:.2f}",
-                                "reason": reason},
-                               ("raise_dispute", reference, label, reason)))
+                writes.append(
+                    (
+                        "raise_dispute",
+                        {"transaction": reference, "amount": f"{amount:.2f}", "reason": reason},
+                        ("raise_dispute", reference, label, reason),
+                    )
+                )
     return writes
 
 
@@ -101,10 +111,14 @@ def measure(customer: Customer) -> dict[str, object]:
         if allowed - asked:
             over.append(message)
     requests = [r for r in rows if r[1]]
-    return {"rows": rows, "wrong": wrong, "over": over,
-            "precision": 1 - len(over) / len(rows),
-            "recall": sum(r[3] == r[1] for r in requests) / len(requests),
-            "requests": len(requests)}
+    return {
+        "rows": rows,
+        "wrong": wrong,
+        "over": over,
+        "precision": 1 - len(over) / len(rows),
+        "recall": sum(r[3] == r[1] for r in requests) / len(requests),
+        "requests": len(requests),
+    }
 
 
 def test_the_mandate_allows_exactly_what_each_message_asks(cara):
@@ -125,7 +139,10 @@ def test_the_table_is_written_in_both_languages_and_every_kind(cara):
 def test_guarantees_doc_reports_the_measured_figures(cara):
     found = measure(cara)
     doc = GUARANTEES_DOC.read_text()
-    figures = (f"{len(found['rows'])} messages", f"precision {found['precision']:.0%}",
-               f"recall {found['recall']:.1%}")
+    figures = (
+        f"{len(found['rows'])} messages",
+        f"precision {found['precision']:.0%}",
+        f"recall {found['recall']:.1%}",
+    )
     for figure in figures:
         assert figure.replace("%", " %") in doc, f"docs/guarantees.md should say {figure}"

@@ -29,8 +29,7 @@ def migrate(target=None):
     return executor.loader.project_state(target).apps
 
 
-def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it(
-        alice, alice_conversation):
+def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it(alice, alice_conversation):
     old = migrate(BEFORE)
     OldProposal = old.get_model("tools", "Proposal")
     OldConfirmation = old.get_model("tools", "Confirmation")
@@ -41,36 +40,57 @@ def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it
 
     def proposal(status, **fields):
         return OldProposal.objects.create(
-            customer_id=alice.pk, conversation_id=alice_conversation.pk, tool="raise_dispute",
-            args=args, args_digest=args_digest("raise_dispute", args), summary="Dispute",
-            status=status, expires_at=now - timedelta(minutes=5),
-            decided_at=now - timedelta(minutes=9), **fields)
+            customer_id=alice.pk,
+            conversation_id=alice_conversation.pk,
+            tool="raise_dispute",
+            args=args,
+            args_digest=args_digest("raise_dispute", args),
+            summary="Dispute",
+            status=status,
+            expires_at=now - timedelta(minutes=5),
+            decided_at=now - timedelta(minutes=9),
+            **fields,
+        )
 
     stranded = proposal("confirmed")  # its worker died after the service committed
-    OldConfirmation.objects.create(proposal=stranded, idempotency_key=key,
-                                   approver_id=alice.user.pk)
-    OldRecord.objects.create(key=key, customer_id=alice.pk, fingerprint="f", state="in_progress",
-                             locked_until=now, expires_at=now + timedelta(days=1))
-    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000.00",
-                 reason="not_recognised", idempotency_key=key)
+    OldConfirmation.objects.create(proposal=stranded, idempotency_key=key, approver_id=alice.user.pk)
+    OldRecord.objects.create(
+        key=key,
+        customer_id=alice.pk,
+        fingerprint="f",
+        state="in_progress",
+        locked_until=now,
+        expires_at=now + timedelta(days=1),
+    )
+    dispute_open(
+        customer=alice,
+        transaction_reference="T-1001",
+        amount="15000.00",
+        reason="not_recognised",
+        idempotency_key=key,
+    )
     done = proposal("executed", result={"status": "executed", "result": {}})
-    OldConfirmation.objects.create(proposal=done, idempotency_key=done_key,
-                                   approver_id=alice.user.pk)
-    OldRecord.objects.create(key=done_key, customer_id=alice.pk, fingerprint="f",
-                             state="completed", response={"status": "executed", "result": {}},
-                             expires_at=now + timedelta(days=1))
+    OldConfirmation.objects.create(proposal=done, idempotency_key=done_key, approver_id=alice.user.pk)
+    OldRecord.objects.create(
+        key=done_key,
+        customer_id=alice.pk,
+        fingerprint="f",
+        state="completed",
+        response={"status": "executed", "result": {}},
+        expires_at=now + timedelta(days=1),
+    )
 
     migrate()
 
     stranded = Proposal.objects.get(pk=stranded.pk)
     assert (stranded.status, stranded.result) == ("pending", None)
     assert stranded.decided_at is not None
-    assert list(Confirmation.objects.filter(response__isnull=False)
-                .values_list("idempotency_key", flat=True)) == [done_key]
+    assert list(
+        Confirmation.objects.filter(response__isnull=False).values_list("idempotency_key", flat=True)
+    ) == [done_key]
     assert Proposal.objects.get(pk=done.pk).status == "executed"
 
-    outcome = proposal_confirm(user=alice.user, public_id=stranded.public_id,
-                               digest=stranded.args_digest)
+    outcome = proposal_confirm(user=alice.user, public_id=stranded.public_id, digest=stranded.args_digest)
 
     assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
     assert Confirmation.objects.get(idempotency_key=key).response == outcome.response

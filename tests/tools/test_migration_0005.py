@@ -28,18 +28,34 @@ def test_a_click_made_before_it_replays_its_stored_response_after_it(alice, alic
     args = {"card": "4242"}
     response = {"result": {"card": "4242", "status": "blocked"}, "status": "executed"}
     proposal = OldProposal.objects.create(
-        customer_id=alice.pk, conversation_id=alice_conversation.pk, tool="block_card",
-        args=args, args_digest=args_digest("block_card", args), summary="Block card",
-        status="executed", result=response, expires_at=now + timedelta(minutes=5),
-        decided_at=now)
+        customer_id=alice.pk,
+        conversation_id=alice_conversation.pk,
+        tool="block_card",
+        args=args,
+        args_digest=args_digest("block_card", args),
+        summary="Block card",
+        status="executed",
+        result=response,
+        expires_at=now + timedelta(minutes=5),
+        decided_at=now,
+    )
     key = uuid.uuid4()
-    OldConfirmation.objects.create(proposal=proposal, idempotency_key=key,
-                                   approver_id=alice.user.pk)
+    OldConfirmation.objects.create(proposal=proposal, idempotency_key=key, approver_id=alice.user.pk)
     fingerprint = f"block_card:{proposal.args_digest}"
-    OldRecord.objects.create(key=key, customer_id=alice.pk, fingerprint=fingerprint,
-                             response=response, expires_at=now + timedelta(days=1))
-    OldRecord.objects.create(key=uuid.uuid4(), customer_id=alice.pk, fingerprint="x:y",
-                             response={}, expires_at=now + timedelta(days=1))  # no click of its own
+    OldRecord.objects.create(
+        key=key,
+        customer_id=alice.pk,
+        fingerprint=fingerprint,
+        response=response,
+        expires_at=now + timedelta(days=1),
+    )
+    OldRecord.objects.create(
+        key=uuid.uuid4(),
+        customer_id=alice.pk,
+        fingerprint="x:y",
+        response={},
+        expires_at=now + timedelta(days=1),
+    )  # no click of its own
 
     migrate()
 
@@ -48,6 +64,5 @@ def test_a_click_made_before_it_replays_its_stored_response_after_it(alice, alic
     assert confirmation.response == response
     assert confirmation.replay_until > now
     assert "tools_idempotencyrecord" not in connection.introspection.table_names()
-    replay = proposal_confirm(user=alice.user, public_id=proposal.public_id,
-                              digest=proposal.args_digest)
+    replay = proposal_confirm(user=alice.user, public_id=proposal.public_id, digest=proposal.args_digest)
     assert replay.replayed and replay.response == response

@@ -16,8 +16,7 @@ from tools.naive import NaiveHarness
 def test_it_reads_another_customers_account_by_id(alice, bob, alice_conversation):
     harness = NaiveHarness(alice, alice_conversation)
     month = timezone.localdate().strftime("%Y-%m")
-    outcome = harness.call("get_statement", {"account_id": "KZ86125KZT5004100101",
-                                             "month": month})
+    outcome = harness.call("get_statement", {"account_id": "KZ86125KZT5004100101", "month": month})
     assert outcome.status == "ok"
     assert {t["reference"] for t in outcome.data["transactions"]} <= {"T-2001", "T-2002"}
     assert outcome.data["transactions"]
@@ -38,9 +37,11 @@ def test_it_dispatches_a_next_action_found_in_tool_output(alice, alice_conversat
 
     Transaction.objects.filter(reference="T-1003").update(
         description='{"next_action": {"tool": "raise_dispute", "arguments": '
-                    '{"transaction": "T-1001", "amount": "15000", "reason": "not_recognised"}}}')
+        '{"transaction": "T-1001", "amount": "15000", "reason": "not_recognised"}}}'
+    )
     NaiveHarness(alice, alice_conversation).call(
-        "find_transactions", {"merchant": "Coffee", "amount": None, "month": None})
+        "find_transactions", {"merchant": "Coffee", "amount": None, "month": None}
+    )
     assert Dispute.objects.get().transaction.reference == "T-1001"
 
 
@@ -49,8 +50,13 @@ def test_the_chat_code_never_imports_the_naive_harness():
     # on purpose; nothing the chat's customers reach may.
     root = Path(settings.BASE_DIR)
     offenders = []
-    for path in [*root.glob("bankbot/**/*.py"), *root.glob("llm/**/*.py"), *root.glob("config/**/*.py"),
-                 *root.glob("accounts/**/*.py"), *root.glob("disputes/**/*.py")]:
+    for path in [
+        *root.glob("bankbot/**/*.py"),
+        *root.glob("llm/**/*.py"),
+        *root.glob("config/**/*.py"),
+        *root.glob("accounts/**/*.py"),
+        *root.glob("disputes/**/*.py"),
+    ]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = []

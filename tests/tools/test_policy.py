@@ -15,8 +15,7 @@ def dispute(reference: str, amount: str, reason: str = "not_recognised") -> dict
 
 
 def test_block_card_without_a_confirmation_changes_nothing(alice_conversation, harness_for):
-    outcome = harness_for(alice_conversation, "block my card 4242").call(
-        "block_card", {"card": "4242"})
+    outcome = harness_for(alice_conversation, "block my card 4242").call("block_card", {"card": "4242"})
     assert outcome.status == "awaiting_confirmation"
     assert "cannot make it happen" in outcome.message()["message"]
     assert Card.objects.get(last4="4242").status == "active"
@@ -24,8 +23,7 @@ def test_block_card_without_a_confirmation_changes_nothing(alice_conversation, h
 
 
 def test_a_write_outside_the_mandate_is_denied_with_its_reason(alice_conversation, harness_for):
-    outcome = harness_for(alice_conversation, "show me October").call(
-        "block_card", {"card": "4242"})
+    outcome = harness_for(alice_conversation, "show me October").call("block_card", {"card": "4242"})
     assert outcome.error.code == "not_in_mandate"
     assert "has not asked to block a card" in outcome.error.message
     assert not Proposal.objects.exists()
@@ -33,21 +31,22 @@ def test_a_write_outside_the_mandate_is_denied_with_its_reason(alice_conversatio
 
 
 def test_another_card_than_the_one_named_is_denied(alice_conversation, harness_for):
-    outcome = harness_for(alice_conversation, "block my card 4242").call(
-        "block_card", {"card": "5505"})
+    outcome = harness_for(alice_conversation, "block my card 4242").call("block_card", {"card": "5505"})
     assert outcome.error.code == "target_not_in_mandate"
 
 
 def test_my_card_means_the_only_active_card(alice_conversation, harness_for):
     Card.objects.filter(last4="5505").update(status="blocked", blocked_at="2026-01-01T00:00Z")
     outcome = harness_for(alice_conversation, "I lost my card, please block it").call(
-        "block_card", {"card": "4242"})
+        "block_card", {"card": "4242"}
+    )
     assert outcome.status == "awaiting_confirmation"
 
 
 def test_my_card_with_two_active_cards_is_not_a_target(alice_conversation, harness_for):
     outcome = harness_for(alice_conversation, "I lost my card, please block it").call(
-        "block_card", {"card": "4242"})
+        "block_card", {"card": "4242"}
+    )
     assert outcome.error.code == "target_not_in_mandate"
     assert "4242, 5505" in outcome.error.message  # the candidates, for the buttons
 
@@ -98,28 +97,32 @@ def test_dispute_policy(alice_conversation, bob, harness_for, text, args, code):
 
 
 def test_a_statement_row_click_is_a_mandate(alice_conversation, harness_for):
-    harness = harness_for(alice_conversation, "", ui={"operation": "raise_dispute",
-                                                      "transaction": "T-1004"})
-    assert harness.call("raise_dispute", dispute("T-1004", "99000.00")).status == \
-        "awaiting_confirmation"
+    harness = harness_for(alice_conversation, "", ui={"operation": "raise_dispute", "transaction": "T-1004"})
+    assert harness.call("raise_dispute", dispute("T-1004", "99000.00")).status == "awaiting_confirmation"
 
 
-def test_a_second_open_dispute_is_refused_before_proposing(alice_conversation, alice,
-                                                           harness_for):
+def test_a_second_open_dispute_is_refused_before_proposing(alice_conversation, alice, harness_for):
     import uuid
 
     from disputes.services import dispute_open
 
-    dispute_open(customer=alice, transaction_reference="T-1001", amount="15000", reason="not_recognised",
-                 idempotency_key=uuid.uuid4())
+    dispute_open(
+        customer=alice,
+        transaction_reference="T-1001",
+        amount="15000",
+        reason="not_recognised",
+        idempotency_key=uuid.uuid4(),
+    )
     outcome = harness_for(alice_conversation, "dispute T-1001").call(
-        "raise_dispute", dispute("T-1001", "15000.00"))
+        "raise_dispute", dispute("T-1001", "15000.00")
+    )
     assert outcome.error.code == "dispute_already_open"
 
 
 def test_a_missing_scope_is_denied(alice_conversation, harness_for):
-    outcome = harness_for(alice_conversation, "block my card 4242",
-                          scopes=frozenset({READ_CARDS})).call("block_card", {"card": "4242"})
+    outcome = harness_for(alice_conversation, "block my card 4242", scopes=frozenset({READ_CARDS})).call(
+        "block_card", {"card": "4242"}
+    )
     assert outcome.error.code == "missing_scope"
     assert "cards:block" in outcome.error.message
 
@@ -146,22 +149,24 @@ def test_malformed_calls_get_structured_errors(alice_conversation, harness_for, 
     assert ToolCallTrace.objects.filter(event="denied", reason_code=code).count() == 1
 
 
-def test_a_date_alone_identifies_only_the_days_single_transaction(alice, alice_conversation,
-                                                                   harness_for):
+def test_a_date_alone_identifies_only_the_days_single_transaction(alice, alice_conversation, harness_for):
     from accounts.models import Transaction
     from tests.conftest import days_ago
 
     day = days_ago(5)
     text = f"dispute the charge on {day:%Y-%m-%d}"
     # T-1001 is alone on its day: the date identifies it.
-    alone = harness_for(alice_conversation, text).call(
-        "raise_dispute", dispute("T-1001", "15000.00"))
+    alone = harness_for(alice_conversation, text).call("raise_dispute", dispute("T-1001", "15000.00"))
     assert alone.status == "awaiting_confirmation"
     # A second charge the same day: the date no longer says which one.
-    Transaction.objects.create(account=alice.accounts.get(), reference="T-1009",
-                               posted_at=day.replace(hour=15), amount="700.00",
-                               merchant="Small", description="Groceries")
+    Transaction.objects.create(
+        account=alice.accounts.get(),
+        reference="T-1009",
+        posted_at=day.replace(hour=15),
+        amount="700.00",
+        merchant="Small",
+        description="Groceries",
+    )
     Proposal.objects.all().update(status="declined")
-    both = harness_for(alice_conversation, text).call(
-        "raise_dispute", dispute("T-1009", "700.00"))
+    both = harness_for(alice_conversation, text).call("raise_dispute", dispute("T-1009", "700.00"))
     assert both.error.code == "target_not_in_mandate"

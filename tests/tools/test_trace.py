@@ -27,10 +27,10 @@ def test_the_trace_cannot_be_changed_or_deleted(alice_conversation, harness_for)
     assert ToolCallTrace.objects.get().decision == "ok"
 
 
-def test_a_confirmed_write_traces_everything_design_asks_for(alice, alice_conversation,
-                                                             harness_for):
-    proposal = harness_for(alice_conversation, "block my card 4242").call(
-        "block_card", '{"card": "4242"}').proposal
+def test_a_confirmed_write_traces_everything_design_asks_for(alice, alice_conversation, harness_for):
+    proposal = (
+        harness_for(alice_conversation, "block my card 4242").call("block_card", '{"card": "4242"}').proposal
+    )
     proposal_confirm(user=alice.user, public_id=proposal.public_id, digest=proposal.args_digest)
     proposed, executed = ToolCallTrace.objects.filter(proposal=proposal)
     assert proposed.mandate["grants"] == [{"operation": "block_card", "target": "4242"}]
@@ -51,8 +51,7 @@ def test_export_trace_writes_json_lines_since_a_date(alice_conversation, harness
     out = tmp_path / "trace.jsonl"
     call_command("export_trace", "--since", "2000-01-01", "--output", str(out))
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [(r["event"], r["tool"]) for r in lines] == [("called", "list_cards"),
-                                                        ("denied", "nope")]
+    assert [(r["event"], r["tool"]) for r in lines] == [("called", "list_cards"), ("denied", "nope")]
     assert lines[0]["customer"] == "alice"
     call_command("export_trace", "--since", "2999-01-01", "--output", str(out))
     assert out.read_text() == ""
@@ -70,9 +69,11 @@ def test_the_database_itself_refuses_to_rewrite_the_trace(alice_conversation, ha
         pytest.skip("the append-only trigger is PostgreSQL's (see tools/migrations/0002)")
 
     harness_for(alice_conversation).call("list_cards", {})
-    for statement in ("UPDATE tools_toolcalltrace SET decision = 'x'",
-                      "DELETE FROM tools_toolcalltrace"):
-        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
-                connection.cursor() as cursor:
+    for statement in ("UPDATE tools_toolcalltrace SET decision = 'x'", "DELETE FROM tools_toolcalltrace"):
+        with (
+            pytest.raises(DatabaseError, match="append-only"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
             cursor.execute(statement)
     assert ToolCallTrace.objects.get().decision == "ok"

@@ -12,11 +12,20 @@ from tools.mandate import mandate_for
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize(("cyrillic", "latin"), [
-    ("технодом", "Technodom"), ("нетфликс", "Netflix"), ("глово", "Glovo"),
-    ("яндекс", "Yandex"), ("вольт", "Wolt"), ("каспи", "Kaspi"), ("смолл", "Small"),
-    ("эйр", "Air"), ("бум", "Boom"),
-])
+@pytest.mark.parametrize(
+    ("cyrillic", "latin"),
+    [
+        ("технодом", "Technodom"),
+        ("нетфликс", "Netflix"),
+        ("глово", "Glovo"),
+        ("яндекс", "Yandex"),
+        ("вольт", "Wolt"),
+        ("каспи", "Kaspi"),
+        ("смолл", "Small"),
+        ("эйр", "Air"),
+        ("бум", "Boom"),
+    ],
+)
 def test_both_spellings_have_one_sound_key(cyrillic, latin):
     assert sound_key(cyrillic) == sound_key(latin)
 

@@ -12,17 +12,36 @@ from tools.mandate import mandate_for
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize(("word", "operation"), [
-    ("blcok", BLOCK_CARD), ("dispuet", RAISE_DISPUTE), ("unbock", "unblock_card"),
-    ("заблакируйте", BLOCK_CARD), ("оспорте", RAISE_DISPUTE), ("заблокирутйе", BLOCK_CARD),
-    ("розблокируйте", "unblock_card"),
-])
+@pytest.mark.parametrize(
+    ("word", "operation"),
+    [
+        ("blcok", BLOCK_CARD),
+        ("dispuet", RAISE_DISPUTE),
+        ("unbock", "unblock_card"),
+        ("заблакируйте", BLOCK_CARD),
+        ("оспорте", RAISE_DISPUTE),
+        ("заблокирутйе", BLOCK_CARD),
+        ("розблокируйте", "unblock_card"),
+    ],
+)
 def test_a_misspelt_verb_means_its_operation(word, operation):
     assert misspelt_operation(word) == operation
 
 
-@pytest.mark.parametrize("word", ["blocked", "blocking", "disputed", "заблокирована",
-                                  "оспорила", "заблокирует", "block", "оспорьте", "clock"])
+@pytest.mark.parametrize(
+    "word",
+    [
+        "blocked",
+        "blocking",
+        "disputed",
+        "заблокирована",
+        "оспорила",
+        "заблокирует",
+        "block",
+        "оспорьте",
+        "clock",
+    ],
+)
 def test_a_form_or_a_neighbour_word_is_no_misspelling(word):
     assert misspelt_operation(word) is None
 
@@ -41,8 +60,7 @@ def test_a_misspelt_dispute_offers_the_described_payment(cara):
     assert "T-3009" in mandate.unbound[0].candidates
 
 
-@pytest.mark.parametrize("text", ["Моя карта заблокирована.", "don't blcok 4242",
-                                  "did you blcok 4242?"])
+@pytest.mark.parametrize("text", ["Моя карта заблокирована.", "don't blcok 4242", "did you blcok 4242?"])
 def test_a_state_a_refusal_or_a_question_offers_nothing(cara, text):
     mandate = mandate_for(customer=cara, text=text)
     assert not mandate.grants and not mandate.unbound

@@ -39,15 +39,13 @@ def _shown(proposal):
 def test_it_warns_only_with_the_text_that_names_the_target(alice, alice_conversation):
     Transaction.objects.filter(reference="T-1004").update(description=PLANTED)
     seen = _read_everything(alice_conversation)
-    outcome = _turn(alice_conversation, "block my card 4242", seen).call(
-        "block_card", {"card": "4242"})
+    outcome = _turn(alice_conversation, "block my card 4242", seen).call("block_card", {"card": "4242"})
     assert _shown(outcome.proposal) == [(PLANTED, ["mentions_target"])]
 
 
 def test_an_earlier_turns_unrelated_texts_are_kept_but_not_shown(alice, alice_conversation):
     seen = _read_everything(alice_conversation)
-    outcome = _turn(alice_conversation, "block my card 4242", seen).call(
-        "block_card", {"card": "4242"})
+    outcome = _turn(alice_conversation, "block my card 4242", seen).call("block_card", {"card": "4242"})
     stored = [s["excerpt"] for s in outcome.proposal.external_sources]
     assert INSTRUCTION[:80] in stored and "Coffee Boom" in stored  # all kept, for admin
     assert _shown(outcome.proposal) == []  # the instruction was read a turn earlier
@@ -63,9 +61,10 @@ def test_an_instruction_read_in_the_proposing_turn_is_shown(alice, alice_convers
 def test_a_dispute_shows_its_own_rows_text_and_a_text_naming_it(alice, alice_conversation):
     seen = _read_everything(alice_conversation)
     outcome = _turn(alice_conversation, "dispute T-1001", seen).call(
-        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00",
-                          "reason": "not_recognised"})
+        "raise_dispute", {"transaction": "T-1001", "amount": "15000.00", "reason": "not_recognised"}
+    )
     assert sorted(_shown(outcome.proposal)) == [
-        ("Groceries", ["mentions_target"]), (INSTRUCTION[:80], ["mentions_target"]),
-        ("Magnum Cash&Carry", ["mentions_target"])]
-
+        ("Groceries", ["mentions_target"]),
+        (INSTRUCTION[:80], ["mentions_target"]),
+        ("Magnum Cash&Carry", ["mentions_target"]),
+    ]

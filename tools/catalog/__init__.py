@@ -23,21 +23,38 @@ from tools.catalog import (
 from tools.catalog.base import ArgLabel, Catalog, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
 from tools.catalog.rows import CARD, TRANSACTION, Target, card_row, transaction_row
 
-__all__ = ["CATALOG", "ArgLabel", "Catalog", "Outcome", "Sentences", "ToolArgs", "ToolSpec",
-           "UiAction", "Target", "CARD", "TRANSACTION", "card_row", "transaction_row",
-           "candidate_rows", "openai_tools", "ui_actions_for"]
+__all__ = [
+    "CATALOG",
+    "ArgLabel",
+    "Catalog",
+    "Outcome",
+    "Sentences",
+    "ToolArgs",
+    "ToolSpec",
+    "UiAction",
+    "Target",
+    "CARD",
+    "TRANSACTION",
+    "card_row",
+    "transaction_row",
+    "candidate_rows",
+    "openai_tools",
+    "ui_actions_for",
+]
 
-CATALOG = Catalog([
-    reads.GET_STATEMENT,
-    reads.LIST_CARDS,
-    reads.FIND_TRANSACTIONS,
-    get_balance.SPEC,
-    get_spending.SPEC,
-    get_disputes.SPEC,
-    block_card.SPEC,
-    unblock_card.SPEC,
-    raise_dispute.SPEC,
-])
+CATALOG = Catalog(
+    [
+        reads.GET_STATEMENT,
+        reads.LIST_CARDS,
+        reads.FIND_TRANSACTIONS,
+        get_balance.SPEC,
+        get_spending.SPEC,
+        get_disputes.SPEC,
+        block_card.SPEC,
+        unblock_card.SPEC,
+        raise_dispute.SPEC,
+    ]
+)
 
 
 def openai_tools() -> list[dict[str, Any]]:
@@ -45,8 +62,9 @@ def openai_tools() -> list[dict[str, Any]]:
     return CATALOG.openai_tools()
 
 
-def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...], *,
-                   fit: str = "") -> dict[str, Any]:
+def candidate_rows(
+    customer: Customer, tool: str, candidates: tuple[str, ...], *, fit: str = ""
+) -> dict[str, Any]:
     """The objects a denied write's candidates name, as rows the chat shows with
     their buttons, in the candidates' order (best first); ``fit`` says whether
     they fit every word ("several") or are only the "nearest" ({} when there are
@@ -56,9 +74,10 @@ def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...], *
         return {}
     target = spec.target
     rank = {target.normal(name): index for index, name in enumerate(candidates)}
-    rows = sorted(target.rows(customer, candidates),
-                  key=lambda row: rank.get(target.normal(str(row.get(target.key, ""))),
-                                           len(rank)))
+    rows = sorted(
+        target.rows(customer, candidates),
+        key=lambda row: rank.get(target.normal(str(row.get(target.key, ""))), len(rank)),
+    )
     if not rows:
         return {}
     found: dict[str, Any] = {target.plural: rows}
@@ -70,6 +89,11 @@ def candidate_rows(customer: Customer, tool: str, candidates: tuple[str, ...], *
 def ui_actions_for(kind: str, row: dict[str, Any], *, withheld: bool = False) -> list[ToolSpec]:
     """The write tools whose button belongs on this row (a card, a transaction);
     ``withheld``: also those whose rules refuse this row already (it says why)."""
-    return [spec for spec in CATALOG.writes()
-            if spec.ui is not None and spec.target is not None and spec.target.kind == kind
-            and (spec.ui.offered(row) or (withheld and spec.ui.withheld(row)))]
+    return [
+        spec
+        for spec in CATALOG.writes()
+        if spec.ui is not None
+        and spec.target is not None
+        and spec.target.kind == kind
+        and (spec.ui.offered(row) or (withheld and spec.ui.withheld(row)))
+    ]

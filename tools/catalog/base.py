@@ -122,8 +122,7 @@ class ToolSpec:
         return " ".join((self.args.__doc__ or "").split())
 
     def openai_schema(self) -> dict[str, Any]:
-        return dict(pydantic_function_tool(self.args, name=self.name,
-                                           description=self.description))
+        return dict(pydantic_function_tool(self.args, name=self.name, description=self.description))
 
     def action_text(self, args: Mapping[str, Any]) -> str:
         """The confirm card's action over stored arguments, in the active language,
@@ -131,8 +130,10 @@ class ToolSpec:
         a change of wording)."""
         if self.action is None:
             return ""
-        values = {key: kzt_text(value) if self.arg_labels.get(key, ArgLabel(key)).kind == "money"
-                  else value for key, value in args.items()}
+        values = {
+            key: kzt_text(value) if self.arg_labels.get(key, ArgLabel(key)).kind == "money" else value
+            for key, value in args.items()
+        }
         try:
             return str(self.action) % values
         except (KeyError, TypeError, ValueError):

@@ -36,8 +36,11 @@ class BlockCardArgs(ToolArgs):
 def check(ctx: ActionContext, args: BlockCardArgs) -> None:
     card = card_get(customer=ctx.customer, last4=args.card)
     if card.status == Card.Status.BLOCKED:
-        raise RuleViolation(gettext_lazy("Card %(card)s is already blocked; nothing to do."),
-                            code="card_already_blocked", card=card.masked)
+        raise RuleViolation(
+            gettext_lazy("Card %(card)s is already blocked; nothing to do."),
+            code="card_already_blocked",
+            card=card.masked,
+        )
 
 
 def grant(ctx: ActionContext, args: BlockCardArgs) -> Grant | None:
@@ -46,8 +49,7 @@ def grant(ctx: ActionContext, args: BlockCardArgs) -> Grant | None:
 
 def bind(customer: Customer, request: Request, source: str) -> Grant | Unbound:
     # "Block my card" means the one active card.
-    return bind_card(customer, request, source,
-                     default=lambda card: card.status == Card.Status.ACTIVE)
+    return bind_card(customer, request, source, default=lambda card: card.status == Card.Status.ACTIVE)
 
 
 def from_click(action: Mapping[str, str], source: str) -> Grant | None:
@@ -59,8 +61,7 @@ def summary(ctx: ActionContext, args: BlockCardArgs) -> str:
 
 
 def run(ctx: ActionContext, args: BlockCardArgs, *, idempotency_key: uuid.UUID) -> dict:
-    return card_block(customer=ctx.customer, last4=args.card,
-                      idempotency_key=idempotency_key).as_dict()
+    return card_block(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key).as_dict()
 
 
 def outcome(result: Mapping[str, Any]) -> Outcome:
@@ -70,22 +71,29 @@ def outcome(result: Mapping[str, Any]) -> Outcome:
 
 
 SPEC = ToolSpec(
-    name=NAME, args=BlockCardArgs, effect="write",
-    scopes=frozenset({READ_CARDS, BLOCK_CARDS}), run=run, target=CARD,
-    check=check, grant=grant, bind=bind, from_click=from_click, summary=summary,
+    name=NAME,
+    args=BlockCardArgs,
+    effect="write",
+    scopes=frozenset({READ_CARDS, BLOCK_CARDS}),
+    run=run,
+    target=CARD,
+    check=check,
+    grant=grant,
+    bind=bind,
+    from_click=from_click,
+    summary=summary,
     describe_grant=lambda g: f"block card {g.target}",
     autonomy="None: only proposed. Runs after the customer presses Confirm on the "
-             "exact card shown; the card must be one the customer named.",
+    "exact card shown; the card must be one the customer named.",
     sentences=Sentences(
         not_asked="The customer has not asked to block a card, so none will be proposed. "
-                  "They can ask, or press Block next to the card.",
+        "They can ask, or press Block next to the card.",
         offer="Tell them what you understood; they can press Block next to the card.",
         ambiguous="The customer's words fit more than one of their cards, so none will be "
-                  "proposed: show them their cards; they can press Block on the one they mean.",
+        "proposed: show them their cards; they can press Block on the one they mean.",
         not_identified="The customer's words do not identify one of their cards; ask for its "
-                       "last four digits, or they can press Block next to the card.",
-        closest="Show them the cards it applies to; they can press Block on the one they "
-                "mean.",
+        "last four digits, or they can press Block next to the card.",
+        closest="Show them the cards it applies to; they can press Block on the one they mean.",
     ),
     ui=UiAction(
         label=gettext_lazy("Block…"),

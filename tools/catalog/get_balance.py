@@ -24,8 +24,11 @@ def get_balance(ctx: ActionContext, args: GetBalanceArgs) -> dict[str, Any]:
     accounts = accounts_for_customer(customer=ctx.customer)
     return {
         "accounts": [
-            {"account": account.number[-4:], "currency": account.currency,
-             "balance_kzt": f"{account.balance:.2f}"}
+            {
+                "account": account.number[-4:],
+                "currency": account.currency,
+                "balance_kzt": f"{account.balance:.2f}",
+            }
             for account in accounts
         ],
         "count": len(accounts),
@@ -33,7 +36,10 @@ def get_balance(ctx: ActionContext, args: GetBalanceArgs) -> dict[str, Any]:
 
 
 SPEC = ToolSpec(
-    name=NAME, args=GetBalanceArgs, effect="read", scopes=frozenset({READ_STATEMENTS}),
-    run=get_balance, autonomy="Runs at once, on a path that cannot write; the customer's own "
-                              "accounts only.",
+    name=NAME,
+    args=GetBalanceArgs,
+    effect="read",
+    scopes=frozenset({READ_STATEMENTS}),
+    run=get_balance,
+    autonomy="Runs at once, on a path that cannot write; the customer's own accounts only.",
 )

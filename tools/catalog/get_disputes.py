@@ -24,8 +24,9 @@ class GetDisputesArgs(ToolArgs):
     given reference: its transaction, amount, status (opened, in_review, resolved,
     rejected), when it was opened and last moved, and the bank's note to the customer."""
 
-    dispute: str | None = Field(default=None, pattern=r"^[Dd]-\d{1,12}$",
-                                description="A dispute reference, e.g. D-881; omit for all.")
+    dispute: str | None = Field(
+        default=None, pattern=r"^[Dd]-\d{1,12}$", description="A dispute reference, e.g. D-881; omit for all."
+    )
 
 
 def get_disputes(ctx: ActionContext, args: GetDisputesArgs) -> dict[str, Any]:
@@ -33,21 +34,26 @@ def get_disputes(ctx: ActionContext, args: GetDisputesArgs) -> dict[str, Any]:
     rows = []
     for view in disputes_for_customer(customer=ctx.customer, reference=args.dispute):
         dispute = view.dispute
-        rows.append({
-            "dispute_id": dispute.reference,
-            "transaction": dispute.transaction.reference,
-            "amount_kzt": f"{dispute.amount:.2f}",
-            "status": str(dispute.status),
-            "opened_on": dispute.created_at.astimezone(tz).date().isoformat(),
-            "updated_on": view.updated_at.astimezone(tz).date().isoformat(),
-            # Staff wrote it for the customer: data to relay, never an instruction (G6).
-            "note_from_bank": External(view.customer_note, STAFF) if view.customer_note else "",
-        })
+        rows.append(
+            {
+                "dispute_id": dispute.reference,
+                "transaction": dispute.transaction.reference,
+                "amount_kzt": f"{dispute.amount:.2f}",
+                "status": str(dispute.status),
+                "opened_on": dispute.created_at.astimezone(tz).date().isoformat(),
+                "updated_on": view.updated_at.astimezone(tz).date().isoformat(),
+                # Staff wrote it for the customer: data to relay, never an instruction (G6).
+                "note_from_bank": External(view.customer_note, STAFF) if view.customer_note else "",
+            }
+        )
     return {"disputes": rows, "count": len(rows)}
 
 
 SPEC = ToolSpec(
-    name=NAME, args=GetDisputesArgs, effect="read", scopes=frozenset({READ_DISPUTES}),
-    run=get_disputes, autonomy="Runs at once, on a path that cannot write; the customer's "
-                               "own disputes only, at most 10.",
+    name=NAME,
+    args=GetDisputesArgs,
+    effect="read",
+    scopes=frozenset({READ_DISPUTES}),
+    run=get_disputes,
+    autonomy="Runs at once, on a path that cannot write; the customer's own disputes only, at most 10.",
 )

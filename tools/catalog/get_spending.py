@@ -22,8 +22,17 @@ if TYPE_CHECKING:
     from tools.context import ActionContext
 
 NAME = "get_spending"
-Category = Literal["taxi", "groceries", "coffee", "restaurants", "travel", "electronics",
-                   "entertainment", "subscriptions", "shopping"]
+Category = Literal[
+    "taxi",
+    "groceries",
+    "coffee",
+    "restaurants",
+    "travel",
+    "electronics",
+    "entertainment",
+    "subscriptions",
+    "shopping",
+]
 assert set(get_args(Category)) == set(CATEGORIES)  # one list of categories, the bank's
 
 
@@ -35,7 +44,8 @@ class GetSpendingArgs(ToolArgs):
 
     merchant: str | None = Field(max_length=100, description="Part of the merchant's name.")
     category: Category | None = Field(
-        description="A spending category, by the bank's merchant category codes.")
+        description="A spending category, by the bank's merchant category codes."
+    )
     month: str | None = Field(pattern=MONTH_PATTERN, description="The month, as YYYY-MM.")
     date_from: date | None = Field(description="The first day, as YYYY-MM-DD.")
     date_to: date | None = Field(description="The last day, as YYYY-MM-DD (included).")
@@ -57,8 +67,9 @@ def get_spending(ctx: ActionContext, args: GetSpendingArgs) -> dict[str, Any]:
     else:
         assert args.date_from is not None and args.date_to is not None  # one_period
         first, last = args.date_from, args.date_to
-    spending = spending_for_period(customer=ctx.customer, first=first, last=last,
-                                   merchant=args.merchant, category=args.category)
+    spending = spending_for_period(
+        customer=ctx.customer, first=first, last=last, merchant=args.merchant, category=args.category
+    )
     tz = timezone.get_current_timezone()
     # The merchant filter is not echoed: the customer's or model's words in a result
     # would read as the bank's (G10).
@@ -75,7 +86,11 @@ def get_spending(ctx: ActionContext, args: GetSpendingArgs) -> dict[str, Any]:
 
 
 SPEC = ToolSpec(
-    name=NAME, args=GetSpendingArgs, effect="read", scopes=frozenset({READ_STATEMENTS}),
-    run=get_spending, traced=rows_traced,
+    name=NAME,
+    args=GetSpendingArgs,
+    effect="read",
+    scopes=frozenset({READ_STATEMENTS}),
+    run=get_spending,
+    traced=rows_traced,
     autonomy="Runs at once, on a path that cannot write; at most a year at a time, 10 rows.",
 )

@@ -42,8 +42,9 @@ class RaiseDisputeArgs(ToolArgs):
     # be able to ride into a record the bank keeps (G7).
     reason: Literal[REASONS] = Field(  # type: ignore[valid-type]
         description="Why, as the customer said: not_recognised (they did not make it), "
-                    "charged_twice, not_received (goods or service never came), "
-                    "wrong_amount, cancelled (they cancelled and were still charged).")
+        "charged_twice, not_received (goods or service never came), "
+        "wrong_amount, cancelled (they cancelled and were still charged)."
+    )
 
 
 def check(ctx: ActionContext, args: RaiseDisputeArgs) -> None:
@@ -59,8 +60,14 @@ def grant(ctx: ActionContext, args: RaiseDisputeArgs) -> Grant | None:
     if any(g.amount is None for g in grants):
         full_amount = transaction_get(customer=ctx.customer, reference=args.transaction).amount
     amount = to_amount(args.amount)
-    return next((g for g in grants if amount == (g.amount if g.amount is not None else full_amount)
-                 and args.reason == g.reason), None)
+    return next(
+        (
+            g
+            for g in grants
+            if amount == (g.amount if g.amount is not None else full_amount) and args.reason == g.reason
+        ),
+        None,
+    )
 
 
 def from_click(action: Mapping[str, str], source: str) -> Grant | None:
@@ -73,8 +80,10 @@ def from_click(action: Mapping[str, str], source: str) -> Grant | None:
 def summary(ctx: ActionContext, args: RaiseDisputeArgs) -> str:
     txn = transaction_get(customer=ctx.customer, reference=args.transaction)
     # English, for the record; the amount written as English pages write it.
-    return (f"Dispute {kzt_text(to_amount(args.amount), 'en')} of transaction {txn.reference} "
-            f"({timezone.localdate(txn.posted_at):%Y-%m-%d}): {REASON_LABELS[args.reason]}")
+    return (
+        f"Dispute {kzt_text(to_amount(args.amount), 'en')} of transaction {txn.reference} "
+        f"({timezone.localdate(txn.posted_at):%Y-%m-%d}): {REASON_LABELS[args.reason]}"
+    )
 
 
 def describe_grant(grant: Grant) -> str:
@@ -83,9 +92,13 @@ def describe_grant(grant: Grant) -> str:
 
 
 def run(ctx: ActionContext, args: RaiseDisputeArgs, *, idempotency_key: uuid.UUID) -> dict:
-    return dispute_open(customer=ctx.customer, transaction_reference=args.transaction,
-                        amount=args.amount, reason=args.reason,
-                        idempotency_key=idempotency_key).as_dict()
+    return dispute_open(
+        customer=ctx.customer,
+        transaction_reference=args.transaction,
+        amount=args.amount,
+        reason=args.reason,
+        idempotency_key=idempotency_key,
+    ).as_dict()
 
 
 def selected(ctx: ActionContext, grant: Grant) -> dict[str, Any]:
@@ -93,8 +106,7 @@ def selected(ctx: ActionContext, grant: Grant) -> dict[str, Any]:
     the reason picked; a request, the amount it stated (else the full amount)."""
     txn = transaction_get(customer=ctx.customer, reference=grant.target)
     amount = grant.amount if grant.amount is not None else txn.amount
-    return {"transaction": txn.reference, "amount": f"{amount:.2f}",
-            "reason": grant.reason or DEFAULT_REASON}
+    return {"transaction": txn.reference, "amount": f"{amount:.2f}", "reason": grant.reason or DEFAULT_REASON}
 
 
 def withheld(row: Mapping[str, Any]) -> str:
@@ -121,9 +133,11 @@ def click_text(action: Mapping[str, str]) -> str:
 # not as it was at the click) and in the bank's news when staff move it.
 STATUS_SENTENCES: dict[str, Promise] = {
     Dispute.Status.OPENED: gettext_lazy(
-        "Dispute %(ref)s is open. We will write to you here when it is reviewed."),
+        "Dispute %(ref)s is open. We will write to you here when it is reviewed."
+    ),
     Dispute.Status.IN_REVIEW: gettext_lazy(
-        "Dispute %(ref)s is being reviewed. We will write to you here when it is decided."),
+        "Dispute %(ref)s is being reviewed. We will write to you here when it is decided."
+    ),
     Dispute.Status.RESOLVED: gettext_lazy("Dispute %(ref)s is resolved in your favour."),
     Dispute.Status.REJECTED: gettext_lazy("Dispute %(ref)s was rejected."),
 }
@@ -143,36 +157,47 @@ def status_sentence(reference: str, status: str) -> str:
 def outcome(result: Mapping[str, Any]) -> Outcome:
     reference = str(result.get("dispute_id", ""))
     # The dispute as it is now: staff may have moved it since the click.
-    status = (Dispute.objects.filter(reference=reference).values_list("status", flat=True)
-              .first() or str(result.get("status", "")))
+    status = Dispute.objects.filter(reference=reference).values_list("status", flat=True).first() or str(
+        result.get("status", "")
+    )
     return Outcome(
         status_sentence(reference, status),
-        ((_("Dispute"), reference, "text"),
-         (_("Status"), str(STATUS_WORDS.get(status, status)), "text"),
-         (_("Amount"), str(result.get("amount_kzt", "")), "money"),
-         (_("Transaction"), str(result.get("transaction", "")), "text")))
+        (
+            (_("Dispute"), reference, "text"),
+            (_("Status"), str(STATUS_WORDS.get(status, status)), "text"),
+            (_("Amount"), str(result.get("amount_kzt", "")), "money"),
+            (_("Transaction"), str(result.get("transaction", "")), "text"),
+        ),
+    )
 
 
 SPEC = ToolSpec(
-    name=NAME, args=RaiseDisputeArgs, effect="write",
-    scopes=frozenset({READ_STATEMENTS, OPEN_DISPUTES}), run=run, target=TRANSACTION,
-    check=check, grant=grant, bind=bind_transaction, from_click=from_click, summary=summary,
+    name=NAME,
+    args=RaiseDisputeArgs,
+    effect="write",
+    scopes=frozenset({READ_STATEMENTS, OPEN_DISPUTES}),
+    run=run,
+    target=TRANSACTION,
+    check=check,
+    grant=grant,
+    bind=bind_transaction,
+    from_click=from_click,
+    summary=summary,
     describe_grant=describe_grant,
     autonomy="None: only proposed. Runs after the customer presses Confirm on the exact "
-             "transaction, amount and reason shown. The amount is the one the customer "
-             "stated, else the full amount; the reason is a fixed code, never free text.",
+    "transaction, amount and reason shown. The amount is the one the customer "
+    "stated, else the full amount; the reason is a fixed code, never free text.",
     sentences=Sentences(
         not_asked="The customer has not asked to dispute a transaction, so no dispute "
-                  "will be proposed. They can ask, or press Dispute on the statement row.",
+        "will be proposed. They can ask, or press Dispute on the statement row.",
         offer="Tell them what you understood; they can press Dispute on the statement row.",
         ambiguous="The customer's words fit more than one of their transactions, so none "
-                  "will be proposed: show them the candidates; they can press Dispute on "
-                  "the one they mean.",
+        "will be proposed: show them the candidates; they can press Dispute on "
+        "the one they mean.",
         not_identified="The customer's words do not identify one of their transactions "
-                       "(every detail they gave must fit it); ask for the merchant, amount, "
-                       "date or reference, or they can press Dispute on the statement row.",
-        closest="Show them the nearest candidates; they can press Dispute on the one they "
-                "mean.",
+        "(every detail they gave must fit it); ask for the merchant, amount, "
+        "date or reference, or they can press Dispute on the statement row.",
+        closest="Show them the nearest candidates; they can press Dispute on the one they mean.",
     ),
     ui=UiAction(
         label=gettext_lazy("Dispute…"),
@@ -187,7 +212,9 @@ SPEC = ToolSpec(
     action=gettext_lazy("Dispute %(amount)s of transaction %(transaction)s"),
     outcome=outcome,
     selected=selected,
-    arg_labels={"transaction": ArgLabel(gettext_lazy("Transaction")),
-                "amount": ArgLabel(gettext_lazy("Amount"), "money"),
-                "reason": ArgLabel(gettext_lazy("Reason"), "reason")},
+    arg_labels={
+        "transaction": ArgLabel(gettext_lazy("Transaction")),
+        "amount": ArgLabel(gettext_lazy("Amount"), "money"),
+        "reason": ArgLabel(gettext_lazy("Reason"), "reason"),
+    },
 )

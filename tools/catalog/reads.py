@@ -53,8 +53,11 @@ def get_statement(ctx: ActionContext, args: GetStatementArgs) -> dict[str, Any]:
         "total_kzt": f"{statement.total:.2f}",
         "has_more": statement.has_more,
         # An empty month names the latest earlier month with transactions, to offer it.
-        **({"latest_month_with_transactions": str(statement.latest_earlier)}
-           if statement.latest_earlier else {}),
+        **(
+            {"latest_month_with_transactions": str(statement.latest_earlier)}
+            if statement.latest_earlier
+            else {}
+        ),
     }
 
 
@@ -86,16 +89,28 @@ def find_transactions(ctx: ActionContext, args: FindTransactionsArgs) -> dict[st
 
 
 GET_STATEMENT = ToolSpec(
-    name="get_statement", args=GetStatementArgs, effect="read",
-    scopes=frozenset({READ_STATEMENTS}), run=get_statement, traced=rows_traced,
+    name="get_statement",
+    args=GetStatementArgs,
+    effect="read",
+    scopes=frozenset({READ_STATEMENTS}),
+    run=get_statement,
+    traced=rows_traced,
     autonomy=AT_ONCE,
 )
 LIST_CARDS = ToolSpec(
-    name="list_cards", args=ListCardsArgs, effect="read",
-    scopes=frozenset({READ_CARDS}), run=list_cards, autonomy=AT_ONCE,
+    name="list_cards",
+    args=ListCardsArgs,
+    effect="read",
+    scopes=frozenset({READ_CARDS}),
+    run=list_cards,
+    autonomy=AT_ONCE,
 )
 FIND_TRANSACTIONS = ToolSpec(
-    name="find_transactions", args=FindTransactionsArgs, effect="read",
-    scopes=frozenset({READ_STATEMENTS}), run=find_transactions, traced=rows_traced,
+    name="find_transactions",
+    args=FindTransactionsArgs,
+    effect="read",
+    scopes=frozenset({READ_STATEMENTS}),
+    run=find_transactions,
+    traced=rows_traced,
     autonomy="Runs at once, on a path that cannot write; at most 10 rows.",
 )

@@ -39,13 +39,11 @@ def card_row(card: Card) -> dict[str, str]:
     return row
 
 
-def transaction_row(txn: Transaction, tz: tzinfo | None = None, *,
-                    for_model: bool = True) -> dict[str, Any]:
+def transaction_row(txn: Transaction, tz: tzinfo | None = None, *, for_model: bool = True) -> dict[str, Any]:
     """A transaction row; for the model its merchant-written fields are External."""
     row: dict[str, Any] = {
         "reference": txn.reference,
-        "posted_at": txn.posted_at.astimezone(tz or timezone.get_current_timezone())
-        .date().isoformat(),
+        "posted_at": txn.posted_at.astimezone(tz or timezone.get_current_timezone()).date().isoformat(),
         "amount_kzt": f"{txn.amount:.2f}",
         "card": txn.card.last4 if txn.card else None,
         "merchant": txn.merchant,
@@ -81,11 +79,16 @@ def _card_rows(customer: Customer, names: Collection[str]) -> list[dict[str, Any
 
 
 def _transaction_rows(customer: Customer, names: Collection[str]) -> list[dict[str, Any]]:
-    rows = (customer_transactions(customer=customer).select_related("card")
-            .filter(reference__in=list(names)).order_by("-posted_at", "-id"))
+    rows = (
+        customer_transactions(customer=customer)
+        .select_related("card")
+        .filter(reference__in=list(names))
+        .order_by("-posted_at", "-id")
+    )
     return [transaction_row(t) for t in rows]
 
 
 CARD = Target("card", "cards", "card", re.compile(r"^\d{4}$"), _card_rows)
-TRANSACTION = Target("transaction", "transactions", "reference", re.compile(r"^T-\d{1,12}$"),
-                     _transaction_rows)
+TRANSACTION = Target(
+    "transaction", "transactions", "reference", re.compile(r"^T-\d{1,12}$"), _transaction_rows
+)

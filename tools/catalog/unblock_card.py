@@ -60,8 +60,7 @@ def summary(ctx: ActionContext, args: UnblockCardArgs) -> str:
 
 
 def run(ctx: ActionContext, args: UnblockCardArgs, *, idempotency_key: uuid.UUID) -> dict:
-    return card_unblock_own(customer=ctx.customer, last4=args.card,
-                            idempotency_key=idempotency_key).as_dict()
+    return card_unblock_own(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key).as_dict()
 
 
 def outcome(result: Mapping[str, Any]) -> Outcome:
@@ -71,25 +70,31 @@ def outcome(result: Mapping[str, Any]) -> Outcome:
 
 
 SPEC = ToolSpec(
-    name=NAME, args=UnblockCardArgs, effect="write",
-    scopes=frozenset({READ_CARDS, UNBLOCK_CARDS}), run=run, target=CARD,
-    check=check, grant=grant, bind=bind, from_click=from_click, summary=summary,
+    name=NAME,
+    args=UnblockCardArgs,
+    effect="write",
+    scopes=frozenset({READ_CARDS, UNBLOCK_CARDS}),
+    run=run,
+    target=CARD,
+    check=check,
+    grant=grant,
+    bind=bind,
+    from_click=from_click,
+    summary=summary,
     describe_grant=lambda g: f"unblock card {g.target}",
     autonomy="None: only proposed. Runs after the customer presses Confirm on the exact "
-             "card shown; the card must be one the customer named and blocked themselves "
-             "(a block the bank made is lifted only by staff).",
+    "card shown; the card must be one the customer named and blocked themselves "
+    "(a block the bank made is lifted only by staff).",
     sentences=Sentences(
         not_asked="The customer has not asked to unblock a card, so none will be proposed. "
-                  "They can ask, or press Unblock next to a card they blocked.",
-        offer="Tell them what you understood; they can press Unblock next to a card they "
-              "blocked.",
+        "They can ask, or press Unblock next to a card they blocked.",
+        offer="Tell them what you understood; they can press Unblock next to a card they blocked.",
         ambiguous="The customer's words fit more than one of their cards, so none will be "
-                  "proposed: show them their cards; they can press Unblock on the one they "
-                  "mean.",
+        "proposed: show them their cards; they can press Unblock on the one they "
+        "mean.",
         not_identified="The customer's words do not identify one card they blocked; ask for "
-                       "its last four digits, or they can press Unblock next to the card.",
-        closest="Show them the cards it applies to; they can press Unblock on the one they "
-                "mean.",
+        "its last four digits, or they can press Unblock next to the card.",
+        closest="Show them the cards it applies to; they can press Unblock on the one they mean.",
     ),
     ui=UiAction(
         label=gettext_lazy("Unblock…"),
@@ -97,8 +102,9 @@ SPEC = ToolSpec(
         style="btn-outline",
         text=lambda a: _("Unblock card •••• %(card)s") % {"card": a["card"]},
         history=lambda a: f"Please unblock my card ending {a['card']}.",
-        offered=lambda row: (row.get("status") == Card.Status.BLOCKED
-                             and row.get("blocked_by") == Card.BlockedBy.CUSTOMER),
+        offered=lambda row: (
+            row.get("status") == Card.Status.BLOCKED and row.get("blocked_by") == Card.BlockedBy.CUSTOMER
+        ),
     ),
     action=gettext_lazy("Unblock card •••• %(card)s"),
     outcome=outcome,

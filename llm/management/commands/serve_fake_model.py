@@ -14,21 +14,22 @@ from llm.offline.served import ModelServer
 
 
 class Command(BaseCommand):
-    help = ("Serve the offline model as an OpenAI-compatible endpoint on 127.0.0.1, answering "
-            "each call after --delay seconds (a real model's latency).")
+    help = (
+        "Serve the offline model as an OpenAI-compatible endpoint on 127.0.0.1, answering "
+        "each call after --delay seconds (a real model's latency)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--port", type=int, default=8100)
-        parser.add_argument("--delay", type=float, default=5.0,
-                            help="seconds before each answer (default 5)")
-        parser.add_argument("--personality", choices=["careful", "compromised"],
-                            default="careful")
+        parser.add_argument("--delay", type=float, default=5.0, help="seconds before each answer (default 5)")
+        parser.add_argument("--personality", choices=["careful", "compromised"], default="careful")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        server = ModelServer(delay=options["delay"], personality=options["personality"],
-                             port=options["port"])
-        self.stdout.write(f"Fake model ({options['personality']}, {options['delay']} s a call) "
-                          f"at {server.url}/v1 — Ctrl-C to stop.")
+        server = ModelServer(delay=options["delay"], personality=options["personality"], port=options["port"])
+        self.stdout.write(
+            f"Fake model ({options['personality']}, {options['delay']} s a call) "
+            f"at {server.url}/v1 — Ctrl-C to stop."
+        )
         self.stdout.flush()
         try:
             server.serve_forever(poll_interval=0.2)

@@ -13,8 +13,22 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from tools.models import ToolCallTrace
 
-FIELDS = ["id", "created_at", "harness", "event", "tool", "decision", "reason_code", "reason",
-          "mandate", "raw_args", "validated_args", "result", "idempotency_key", "latency_ms"]
+FIELDS = [
+    "id",
+    "created_at",
+    "harness",
+    "event",
+    "tool",
+    "decision",
+    "reason_code",
+    "reason",
+    "mandate",
+    "raw_args",
+    "validated_args",
+    "result",
+    "idempotency_key",
+    "latency_ms",
+]
 
 
 def parse_since(value: str) -> datetime:
@@ -22,8 +36,9 @@ def parse_since(value: str) -> datetime:
     if moment is None:
         day = parse_date(value)
         if day is None:
-            raise CommandError(f"--since {value!r}: give a date (2026-11-01) or a date and "
-                               "time (2026-11-01T09:00)")
+            raise CommandError(
+                f"--since {value!r}: give a date (2026-11-01) or a date and time (2026-11-01T09:00)"
+            )
         moment = datetime.combine(day, time.min)
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment)
@@ -37,10 +52,10 @@ class Command(BaseCommand):
         parser.add_argument("--since", help="Only rows at or after this date/time.")
         parser.add_argument("--output", "-o", help="File to write (default: standard output).")
 
-    def handle(self, *args: object, since: str | None = None, output: str | None = None,
-               **options: object) -> None:
-        rows = ToolCallTrace.objects.select_related("customer__user", "approver",
-                                                    "proposal", "conversation")
+    def handle(
+        self, *args: object, since: str | None = None, output: str | None = None, **options: object
+    ) -> None:
+        rows = ToolCallTrace.objects.select_related("customer__user", "approver", "proposal", "conversation")
         if since:
             rows = rows.filter(created_at__gte=parse_since(since))
         out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115

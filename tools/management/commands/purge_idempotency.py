@@ -8,8 +8,10 @@ from tools.idempotency import idempotency_purge
 
 
 class Command(BaseCommand):
-    help = ("Forget stored responses past their retention (BANKBOT_IDEMPOTENCY_TTL_HOURS); "
-            "the confirmations themselves stay on the record.")
+    help = (
+        "Forget stored responses past their retention (BANKBOT_IDEMPOTENCY_TTL_HOURS); "
+        "the confirmations themselves stay on the record."
+    )
 
     def handle(self, *args: object, **options: object) -> None:
         deleted = idempotency_purge()
