@@ -74,27 +74,11 @@ _YEAR_MONTH = re.compile(r"(?<![\d.,-])\d{4}-(?:0[1-9]|1[0-2])(?![\d-])")
 _EN_VERBS = LEXICON.en_verbs
 # Nouns opened by a verb: "open a dispute", "file a chargeback".
 _EN_NOUNS = LEXICON.en_nouns
-_EN_OPENERS = {
-    "open",
-    "raise",
-    "file",
-    "start",
-    "submit",
-    "create",
-    "lodge",
-    "initiate",
-    "make",
-    "issue",
-    "put",
-    "place",
-}
+_EN_OPENERS = LEXICON.en_openers  # "open" a dispute (the tools' words files)
 # Spoken forms too: «заблочьте», «блокни», «блокайте», «разблочь», «опротестуйте».
 _RU_IMPERATIVE = LEXICON.ru_imperative
 _RU_INFINITIVE = LEXICON.ru_infinitive
-_RU_OPEN = re.compile(
-    r"^(?:открой(?:те)?|открыть|оформи(?:те)?|оформить|создай(?:те)?|"
-    r"создать|подай(?:те)?|подать|начни(?:те)?|начать|заведи(?:те)?|завести)$"
-)
+_RU_OPEN = LEXICON.ru_open  # «откройте» спор
 # "хотел(а)" alone is a wish in the past; with "бы" it is a polite request.
 _RU_GOVERNORS = {
     "хочу",
@@ -256,27 +240,8 @@ _QUESTION_START = {
 }
 
 # --- reasons ------------------------------------------------------------------------------
-_REASON_PATTERNS = {
-    "charged_twice": r"\b(?:charged twice|twice|double[- ]?charged?|duplicate\w*|two times|"
-    r"дважды|два раза|двойн\w+|повторн\w+|задвоил\w*)\b",
-    "not_received": r"\b(?:never (?:even )?(?:received|arrived|got|came|deliver\w*)|not (?:received|"
-    r"deliver\w*|arrived)|didn'?t (?:receive|get|arrive|come)|haven'?t "
-    r"(?:received|got)|no delivery|не получил\w*|не доставил\w*|не пришл\w*|"
-    r"не пришел|не привезл\w*|не доставлен\w*)\b",
-    "wrong_amount": r"\b(?:wrong amount|overcharged|charged too much|too much|more than|"
-    r"incorrect amount|should (?:have been|be) only|неверн\w+ сумм\w+|"
-    r"неправильн\w+ сумм\w+|переплат\w*|лишн\w+|больше чем|завышен\w*|"
-    r"не т(?:у|а|ой) сумм\w*)\b",
-    "cancelled": r"\b(?:cancell?ed|cancell?ation|returned|refund was|отменил\w*|отменен\w*|"
-    r"отмен[аеуы]|вернул\w*|возврат\w*)\b",
-    "not_recognised": r"\b(?:(?:don'?t|do not|didn'?t|did not|never) (?:recogni[sz]e|make|made|"
-    r"buy|bought|pay|paid|authori[sz]e|take|took|use|used|order|ordered)|"
-    r"not mine|(?:wasn'?t|isn'?t|was not|is not) (?:mine|me)|"
-    r"unauthori[sz]ed|fraud\w*|"
-    r"unknown|не узна\w+|не соверша\w+|не совершил\w*|не покупал\w*|"
-    r"не оплачивал\w*|не моя|не мой|не мое|не мои|мошенн\w+|неизвестн\w+)\b",
-}
-_REASON_RES = {code: re.compile(p, re.IGNORECASE) for code, p in _REASON_PATTERNS.items()}
+# A dispute's reasons, by the words that give them: raise_dispute's words file.
+_REASON_RES = LEXICON.reasons
 
 _STOPWORD_TEXT = """
 half halves other real sms email e-mail mail message messages text letter notification
@@ -1056,14 +1021,9 @@ def _names_an_object(target: TargetWords) -> bool:
 
 
 # Words that point at an operation without naming it: "close my card" may mean for good
-# (no tool does that), so it gets the Block buttons, never a grant.
-_SUGGESTED = {
-    BLOCK_CARD: re.compile(
-        r"\b(?:close|shut)\s+(?:down\s+)?(?:my|the|this|that)?\s*"
-        r"(?:\w+\s+)?card\b|\bзакр(?:ой|ойте|ыть)\s+(?:\w+\s+)?карт",
-        re.IGNORECASE,
-    ),
-}
+# (no tool does that), so it gets the Block buttons, never a grant (the tools' words
+# files, `suggests`).
+_SUGGESTED = LEXICON.suggested
 
 
 def _offered(
@@ -1074,7 +1034,7 @@ def _offered(
     was read as a request — an operation's verb said outside a question and not refused
     (_pointed_at): the customer gets its buttons, never a dead end."""
     offered = set() if requested else _pointed_at(sentences)
-    offered |= {op for op, pattern in _SUGGESTED.items() if pattern.search(text) and not _is_question(text)}
+    offered |= {op for pattern, op in _SUGGESTED if pattern.search(text) and not _is_question(text)}
     if RAISE_DISPUTE not in mentioned and _DISOWN.search(text):
         offered.add(RAISE_DISPUTE)
     if not _is_question(text) or _polite(_words(text)):
@@ -2135,4 +2095,4 @@ def _reason(text: str) -> str | None:
     return next(iter(found), None)
 
 
-_REASON_PRIORITY = ("cancelled", "charged_twice", "not_received", "wrong_amount", "not_recognised")
+_REASON_PRIORITY = LEXICON.reason_priority

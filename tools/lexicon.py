@@ -2,8 +2,10 @@
 
 Each write tool's vocabulary is data beside its catalog entry —
 ``tools/catalog/<tool>.words.yaml``: its English verbs, nouns and participles, its
-Russian imperatives, infinitives, stems and nouns, the words that mention it, and the
-forms a misspelling is measured against. The request grammar (tools/grammar.py) reads
+Russian imperatives, infinitives, stems and nouns, the words that mention it, the forms a
+misspelling is measured against, and, where it has them, the verbs that open its nouns,
+the words that point at it without naming it (``suggests``) and the reasons its argument
+takes (``reasons``, ``reason_priority``). The request grammar (tools/grammar.py) reads
 them all through one ``Lexicon``; its rules — command position, negation, doubt,
 binding — stay code, the same for every tool. A new write tool brings its words file and
 is read like the others (tests/tools/test_lexicon.py).
@@ -37,6 +39,11 @@ class Lexicon:
     operation_stems: tuple[str, ...]  # prefixes of words that never describe an object
     typos: dict[str, str]  # the forms a misspelling is one edit from
     plain: dict[str, tuple[str, str]]  # block_card → ("block", «заблокируйте»): its plain verb
+    en_openers: frozenset[str]  # "open" a dispute, "file" a claim, "put" a block on
+    ru_open: re.Pattern[str]  # «откройте» спор, «подать» претензию
+    suggested: tuple[tuple[re.Pattern[str], str], ...]  # "close my card" → block_card's buttons
+    reasons: dict[str, re.Pattern[str]]  # a dispute's reason code → the words that give it
+    reason_priority: tuple[str, ...]  # when a story gives several, the first cause wins
 
     def ru_operation(self, word: str) -> str | None:
         """The operation a Russian verb form is of, by its stem."""
@@ -59,6 +66,9 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
 
     def pairs(language: str, key: str) -> list[tuple[str, str]]:
         return [(word, op) for op, data in words.items() for word in data[language][key]]
+
+    def optional(language: str, key: str) -> list[tuple[str, str]]:
+        return [(word, op) for op, data in words.items() for word in data[language].get(key) or []]
 
     def alternation(key: str, ending: str = "") -> re.Pattern[str]:
         forms = sorted((w for w, _ in pairs("ru", key)), key=len, reverse=True)
@@ -84,6 +94,19 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
         plain={
             op: (data["en"]["verbs"][0], data["ru"]["imperatives"][0] + "те") for op, data in words.items()
         },
+        en_openers=frozenset(w for w, _ in optional("en", "openers")),
+        ru_open=re.compile(rf"^(?:{'|'.join(w for w, _ in optional('ru', 'openers'))})$"),
+        suggested=tuple(
+            (re.compile(pattern, re.IGNORECASE), op)
+            for op, data in words.items()
+            for pattern in data.get("suggests") or []
+        ),
+        reasons={
+            code: re.compile(pattern, re.IGNORECASE)
+            for data in words.values()
+            for code, pattern in (data.get("reasons") or {}).items()
+        },
+        reason_priority=tuple(code for data in words.values() for code in data.get("reason_priority") or []),
     )
 
 
@@ -101,6 +124,11 @@ def _read(path: Path) -> dict[str, Any]:
             raise ValueError(f"{path.name}: {language}: each of {', '.join(missing)} must be a list")
     if not isinstance(data.get("typos"), list):
         raise ValueError(f"{path.name}: typos must be a list")
+    for key, kind in (("suggests", list), ("reasons", dict), ("reason_priority", list)):
+        if key in data and not isinstance(data[key], kind):
+            raise ValueError(f"{path.name}: {key} must be a {kind.__name__}")
+    if set(data.get("reason_priority") or []) != set(data.get("reasons") or {}):
+        raise ValueError(f"{path.name}: reason_priority must list each of reasons once")
     return dict(data)
 
 

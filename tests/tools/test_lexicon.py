@@ -48,3 +48,35 @@ def test_a_words_file_missing_a_list_is_refused_by_name(tmp_path: Path):
     (tmp_path / f"broken{SUFFIX}").write_text("en: {verbs: [x]}\nru: {}\ntypos: []\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"broken\.words\.yaml: en: each of nouns, participles"):
         load_lexicon(tmp_path)
+
+
+def test_openers_suggestions_and_reasons_are_the_tools_words_too(tmp_path: Path):
+    (tmp_path / f"block_card{SUFFIX}").write_text(BLOCK, encoding="utf-8")
+    (tmp_path / f"close_account{SUFFIX}").write_text(
+        "en: {verbs: [close], nouns: [closure], participles: [closed], openers: [request]}\n"
+        "ru: {imperatives: [закрой], infinitives: [закрыть], stems: [закр], wished: [закрыли],\n"
+        "     nouns: [закрытие], mentions: [закр], operation_words: [закр], openers: [оформите]}\n"
+        "typos: [закройте]\n"
+        "suggests: ['\\bterminate my account\\b']\n"
+        "reasons: {moving: '\\bmoving abroad\\b', unhappy: '\\bunhappy\\b'}\n"
+        "reason_priority: [moving, unhappy]\n",
+        encoding="utf-8",
+    )
+    lexicon = load_lexicon(tmp_path)
+    assert "request" in lexicon.en_openers and lexicon.ru_open.match("оформите")
+    assert [op for pattern, op in lexicon.suggested if pattern.search("Terminate my account")] == [
+        "close_account"
+    ]
+    assert lexicon.suggested[0][1] == "block_card"  # "close my card": the block's buttons
+    assert lexicon.reasons["moving"].search("I am Moving abroad") and lexicon.reason_priority == (
+        "moving",
+        "unhappy",
+    )
+
+
+def test_a_reason_priority_that_does_not_list_each_reason_is_refused(tmp_path: Path):
+    (tmp_path / f"odd{SUFFIX}").write_text(
+        BLOCK.replace("typos:", "reasons: {a: x, b: y}\nreason_priority: [a]\ntypos:"), encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match=r"odd\.words\.yaml: reason_priority must list each of reasons"):
+        load_lexicon(tmp_path)
