@@ -109,8 +109,7 @@ class Mandate:
 def name_words(name: str) -> frozenset[str]:
     """The words of a merchant's name or a card's label that can identify it:
     normalised, lower-case, generic words (shop, company, taxi, ТОО…) dropped."""
-    text = normalised(name).lower().replace("ё", "е")
-    return frozenset(w for w in re.findall(r"[a-zа-я0-9]+", text) if len(w) >= 2 and w not in STOPWORDS)
+    return spelled_words(name) - STOPWORDS
 
 
 def spelled_words(name: str) -> frozenset[str]:
@@ -459,8 +458,9 @@ def _features_match(txn: Transaction, target: TargetWords) -> bool:
         # "the taxi", said of no merchant by name: the bank's category decides; a row
         # without a code (a transfer) may be anything, so it stays a candidate.
         return False
-    merchant = name_words(txn.merchant)
-    generic = spelled_words(txn.merchant) - merchant
+    spelled = spelled_words(txn.merchant)
+    merchant = spelled - STOPWORDS
+    generic = spelled & STOPWORDS
     return all(_word_matches(word, merchant) or _spelled_in(word, generic) for word in target.words)
 
 
