@@ -5,21 +5,39 @@ edited from admin, superusers included (tests/accounts/test_admin_read_only.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from accounts.models import Account, Card, CardUnblock, Customer, HourlyTotal, Transaction
 from accounts.services import UNBLOCK_PERMISSION, card_unblock
 from accounts.text import reveal_hidden
+from errors import DomainError
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
-from errors import DomainError
+
+    # For the type checker an admin class takes the model it shows (ModelAdmin[Card]).
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
+else:
+    # Django's own take no type argument at run time: these take it and ignore it (as
+    # django-stubs-ext's monkeypatch would make Django's, were it a run-time dependency).
+
+    class ModelAdmin(admin.ModelAdmin):
+        def __class_getitem__(cls, model):
+            return cls
+
+    class TabularInline(admin.TabularInline):
+        def __class_getitem__(cls, models):
+            return cls
+
+
+_M = TypeVar("_M", bound=Model)
 
 
 class _Evidence:
@@ -35,14 +53,14 @@ class _Evidence:
         return False
 
 
-class ReadOnlyAdmin(_Evidence, admin.ModelAdmin):
+class ReadOnlyAdmin(_Evidence, ModelAdmin[_M]):
     """For records that are evidence (conversations, the trace, reviews): nobody adds,
     changes or deletes them from admin, superusers included. Here, at the bottom, so
     every package's admin may use it."""
 
 
 @admin.register(Customer)
-class CustomerAdmin(admin.ModelAdmin):
+class CustomerAdmin(ModelAdmin[Customer]):
     list_display = ["full_name", "user"]
     search_fields = ["full_name", "user__username"]
     list_select_related = ["user"]
@@ -54,7 +72,7 @@ class CustomerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Account)
-class AccountAdmin(admin.ModelAdmin):
+class AccountAdmin(ModelAdmin[Account]):
     list_display = ["number", "customer", "currency", "balance"]
     search_fields = ["number", "customer__full_name"]
     list_select_related = ["customer__user"]
@@ -65,7 +83,7 @@ class AccountAdmin(admin.ModelAdmin):
         return ["customer", "number", "balance"] if obj is not None else ["balance"]
 
 
-class CardUnblockInline(_Evidence, admin.TabularInline):
+class CardUnblockInline(_Evidence, TabularInline[CardUnblock, Card]):
     model = CardUnblock
     readonly_fields = fields = ("created_at", "staff_user", "note", "blocked_at", "block_key")
     extra = 0
@@ -82,7 +100,7 @@ class UnblockActionForm(ActionForm):
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(ModelAdmin[Card]):
     list_display = ["masked", "account", "status", "blocked_at"]
     list_filter = ["status"]
     search_fields = ["last4", "account__number", "account__customer__full_name"]
@@ -118,7 +136,7 @@ class CardAdmin(admin.ModelAdmin):
 
 
 @admin.register(CardUnblock)
-class CardUnblockAdmin(_Evidence, admin.ModelAdmin):
+class CardUnblockAdmin(_Evidence, ModelAdmin[CardUnblock]):
     list_display = ["card", "staff_user", "created_at", "blocked_at"]
     search_fields = ["card__last4", "staff_user__username", "note"]
     list_select_related = ["card", "staff_user"]
@@ -129,7 +147,7 @@ _SHOWN = {"merchant": "merchant_shown", "description": "description_shown"}
 
 
 @admin.register(Transaction)
-class TransactionAdmin(_Evidence, admin.ModelAdmin):
+class TransactionAdmin(_Evidence, ModelAdmin[Transaction]):
     """A posted transaction is the bank's record: amounts, references and the merchant's
     text come from the card network and are never added, edited or deleted here."""
 
@@ -154,7 +172,7 @@ class TransactionAdmin(_Evidence, admin.ModelAdmin):
 
 
 @admin.register(HourlyTotal)
-class HourlyTotalAdmin(_Evidence, admin.ModelAdmin):
+class HourlyTotalAdmin(_Evidence, ModelAdmin[HourlyTotal]):
     """Derived data, kept by database triggers from the transactions (migration
     0004): read-only, as evidence is, since an edit here would make statements lie."""
 

@@ -7,7 +7,7 @@ reference (an account number, a card's last four digits, ``T-10452``).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.validators import RegexValidator
@@ -163,7 +163,10 @@ class HourlyTotal(models.Model):
         return f"{self.account} {self.hour:%Y-%m-%d %H:00} UTC: {self.count}"
 
 
-class AppendOnlyQuerySet(models.QuerySet):
+_M = TypeVar("_M", bound=models.Model)
+
+
+class AppendOnlyQuerySet(models.QuerySet[_M]):
     """For evidence: rows are added, never changed or removed, not even in bulk."""
 
     def update(self, **kwargs: object) -> int:

@@ -25,7 +25,7 @@ from disputes.services import REVIEW_PERMISSION, dispute_review, dispute_review_
 from errors import DomainError
 
 
-class DisputeAdmin(ReadOnlyAdmin):
+class DisputeAdmin(ReadOnlyAdmin[Dispute]):
     list_display = ["reference", "customer", "transaction_reference", "merchant", "amount", "status", "age"]
     list_filter = ["status", "created_at"]
     search_fields = [
@@ -124,7 +124,7 @@ class DisputeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(DisputeReview)
-class DisputeReviewAdmin(ReadOnlyAdmin):
+class DisputeReviewAdmin(ReadOnlyAdmin[DisputeReview]):
     list_display = ["dispute", "from_status", "to_status", "staff_user", "created_at"]
     list_filter = ["to_status"]
     search_fields = ["dispute__reference", "staff_user__username", "note"]

@@ -25,7 +25,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import httpx2
 import openai
@@ -77,6 +77,16 @@ class Chunk:
 READ_INTERVAL = 0.100  # seconds
 
 
+class _NetworkStream(Protocol):
+    """What ``_PacedReads`` uses of the connection's network stream (httpcore's, the
+    response's ``network_stream`` extension): its ``read``, which it replaces while
+    the stream is pulled, and what it tells of its socket."""
+
+    read: Callable[[int, float | None], bytes]
+
+    def get_extra_info(self, info: str) -> object: ...
+
+
 class _PacedReads:
     """The response's network stream, read at most every ``interval`` (from the end
     of one read to the start of the next): ``read`` replaces the stream's own for the
@@ -85,7 +95,7 @@ class _PacedReads:
 
     def __init__(
         self,
-        network_stream: Any,
+        network_stream: _NetworkStream,
         interval: float,
         *,
         clock: Callable[[], float] = time.monotonic,

@@ -7,6 +7,8 @@ written here the way the customer's language writes them, as the pages do
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from accounts.money import kzt_text
 
 from .months import ENGLISH_MONTHS, RUSSIAN_MONTHS
@@ -255,7 +257,7 @@ def days_label(first: str, last: str, language: Language) -> str:
         start, end = (tuple(int(part) for part in day.split("-")) for day in (first, last))
         (y1, m1, d1), (y2, m2, d2) = start, end
         names = ENGLISH_MONTHS if language == "en" else RUSSIAN_MONTHS
-        month = (
+        month: Callable[[int], str] = (
             (lambda number: names[number][0].capitalize())
             if language == "en"
             else (lambda number: names[number][1])

@@ -90,7 +90,7 @@ class ModelRequestHandler(BaseHTTPRequestHandler):
         """A subclass's chance to answer instead of the model (True: answered)."""
         return False
 
-    def send(self, status: int, body: bytes, content_type: str, extra: dict | None = None) -> None:
+    def send(self, status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
         try:
             self.send_response(status)
             self.send_header("content-type", content_type)
