@@ -8,8 +8,6 @@ owns them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import translation
 from django.utils.functional import Promise
 
@@ -22,7 +20,7 @@ class DomainError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str | Promise, *, code: str | None = None, **params: Any) -> None:
+    def __init__(self, message: str | Promise, *, code: str | None = None, **params: object) -> None:
         super().__init__(message)
         self.template = message
         self.params = params

@@ -5,11 +5,13 @@ edited from admin, superusers included (tests/accounts/test_admin_read_only.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
@@ -20,6 +22,7 @@ from errors import DomainError
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
+    from django.contrib.auth.models import User
 
     # For the type checker an admin class takes the model it shows (ModelAdmin[Card]).
     ModelAdmin = admin.ModelAdmin
@@ -51,6 +54,16 @@ class _Evidence:
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+def staff_member(request: HttpRequest) -> User:
+    """Who acts in admin, for the staff services (``card_unblock``, ``dispute_review``),
+    which check their permissions again. Admin lets in only active staff, who are
+    users; anyone else (an anonymous visitor) is refused here too."""
+    user = request.user
+    if not isinstance(user, get_user_model()):
+        raise PermissionDenied
+    return user
 
 
 class ReadOnlyAdmin(_Evidence, ModelAdmin[_M]):
@@ -126,9 +139,10 @@ class CardAdmin(ModelAdmin[Card]):
     @admin.action(description="Unblock the selected cards (write the note first)", permissions=["unblock"])
     def unblock(self, request: HttpRequest, queryset: QuerySet[Card]) -> None:
         note = request.POST.get("note", "")
+        staff = staff_member(request)
         for card in queryset:
             try:
-                card_unblock(card=card, note=note, staff_user=request.user)
+                card_unblock(card=card, note=note, staff_user=staff)
             except DomainError as error:
                 self.message_user(request, f"{card}: {error.message}", messages.ERROR)
             else:
@@ -156,10 +170,10 @@ class TransactionAdmin(_Evidence, ModelAdmin[Transaction]):
     date_hierarchy = "posted_at"
     list_select_related = ["account"]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> _FieldGroups:
+    def get_fields(self, request: HttpRequest, obj: Transaction | None = None) -> _FieldGroups:
         return _transaction_fields()
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Transaction | None = None) -> tuple[str, ...]:
         return _transaction_fields()
 
     @admin.display(description="merchant", ordering="merchant")

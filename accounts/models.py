@@ -6,8 +6,9 @@ reference (an account number, a card's last four digits, ``T-10452``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.validators import RegexValidator
@@ -188,10 +189,19 @@ class AppendOnlyModel(models.Model):
         # deletes one.
         default_permissions = ("view",)
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
+    def save(
+        self,
+        *,
+        force_insert: bool | tuple[models.base.ModelBase, ...] = False,
+        force_update: bool = False,
+        using: str | None = None,
+        update_fields: Iterable[str] | None = None,
+    ) -> None:
         if self.pk is not None:
             raise PermissionError(f"{self._meta.verbose_name_plural} are append-only")
-        super().save(*args, **kwargs)
+        super().save(
+            force_insert=force_insert, force_update=force_update, using=using, update_fields=update_fields
+        )
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError(f"{self._meta.verbose_name_plural} are append-only")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +14,9 @@ from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
 from accounts.transactions import service_transaction
 from errors import Conflict, InvalidInput, NotPermitted, RuleViolation
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 MAX_NOTE_LENGTH = 2000
 UNBLOCK_PERMISSION = "accounts.unblock_card"
@@ -165,7 +168,7 @@ def card_unblock_own(*, customer: Customer, last4: str, idempotency_key: uuid.UU
 # --- staff actions -------------------------------------------------------------
 
 
-def staff_check(user: Any, permission: str, refusal: str) -> None:
+def staff_check(user: User | AnonymousUser, permission: str, refusal: str) -> None:
     """Staff services re-check who acts, whatever the caller checked already."""
     if not (
         getattr(user, "is_active", False) and getattr(user, "is_staff", False) and user.has_perm(permission)
@@ -185,7 +188,7 @@ def note_clean(note: object, missing: str) -> str:
     return text
 
 
-def card_unblock(*, card: Card, note: str, staff_user: Any) -> CardUnblock:
+def card_unblock(*, card: Card, note: str, staff_user: User) -> CardUnblock:
     """Unblock a blocked card on a staff member's word, recording who, when and why.
 
     Any block, the bank's too (a customer lifts only their own: ``card_unblock_own``).

@@ -12,7 +12,9 @@ Text from outside is also made storable (``without_nul``).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TypeVar, cast
+
+_V = TypeVar("_V")
 
 # The one definition of the characters a person cannot see (issue 23): soft hyphen,
 # combining grapheme joiner, Arabic letter mark, Hangul fillers (U+115F, U+1160, U+3164,
@@ -52,13 +54,15 @@ def decode_tags(run: str) -> str:
     return "".join(chr(ord(char) - 0xE0000) for char in run if 0xE0020 <= ord(char) <= 0xE007E)
 
 
-def without_nul(value: Any) -> Any:
+def without_nul(value: _V) -> _V:
     """PostgreSQL text and jsonb cannot hold NUL, and a customer or a model can send
-    one. Stored text keeps the evidence with U+FFFD in its place instead of failing."""
+    one. Stored text keeps the evidence with U+FFFD in its place instead of failing.
+    A str, dict or list comes back as a new plain one of the same shape (so the caller
+    keeps its type: a TypedDict the same keys), anything else as it is."""
     if isinstance(value, str):
-        return value.replace("\x00", "\ufffd")
+        return cast(_V, value.replace("\x00", "\ufffd"))
     if isinstance(value, dict):
-        return {without_nul(k): without_nul(v) for k, v in value.items()}
+        return cast(_V, {without_nul(k): without_nul(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [without_nul(v) for v in value]
+        return cast(_V, [without_nul(v) for v in value])
     return value

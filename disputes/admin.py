@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from accounts.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin, staff_member
 from accounts.text import reveal_hidden
 from disputes.models import Dispute, DisputeReview
 from disputes.selectors import dispute_queue_ordering
@@ -111,7 +111,7 @@ class DisputeAdmin(ReadOnlyAdmin[Dispute]):
                 dispute=dispute,
                 to_status=request.POST.get("to_status", ""),
                 note=request.POST.get("note", ""),
-                staff_user=request.user,
+                staff_user=staff_member(request),
                 customer_note=request.POST.get("customer_note", ""),
             )
         except DomainError as error:

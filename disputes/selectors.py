@@ -6,10 +6,11 @@ checked permissions). How a dispute came to be is bankbot/dispute_trail.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
 
 from django.db.models import Case, OrderBy, Value, When
 
+from accounts.models import Customer
 from disputes.models import Dispute
 
 
@@ -19,12 +20,12 @@ class CustomerDispute:
     for the record, only the note staff wrote for the customer."""
 
     dispute: Dispute
-    updated_at: Any
+    updated_at: datetime
     customer_note: str
 
 
 def disputes_for_customer(
-    *, customer: Any, reference: str | None = None, limit: int = 10
+    *, customer: Customer, reference: str | None = None, limit: int = 10
 ) -> list[CustomerDispute]:
     """The customer's own disputes, newest first (or the one ``reference`` names:
     another customer's reference finds nothing, exactly like one that does not exist)."""

@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -22,6 +22,9 @@ from accounts.transactions import service_transaction
 from disputes.models import Dispute, DisputeReview
 from disputes.signals import dispute_moved
 from errors import Conflict, InvalidInput, RuleViolation
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # An amount in a sentence, written the way the sentence's language writes it.
 _kzt = lazy(kzt_text, str)
@@ -191,7 +194,7 @@ def dispute_review_moves(status: str) -> list[tuple[str, str]]:
 
 
 def dispute_review(
-    *, dispute: Dispute, to_status: str, note: str, staff_user: Any, customer_note: str = ""
+    *, dispute: Dispute, to_status: str, note: str, staff_user: User, customer_note: str = ""
 ) -> DisputeReview:
     """Move a dispute one step along the review workflow, with the staff member's note
     (for the record) and, if given, a note for the customer.

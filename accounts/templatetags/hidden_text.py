@@ -3,8 +3,6 @@ invisible and bidirectional control characters shown as markers (accounts/text.p
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from accounts import text
@@ -13,5 +11,5 @@ register = template.Library()
 
 
 @register.filter
-def reveal_hidden(value: Any) -> str:
+def reveal_hidden(value: object) -> str:
     return text.reveal_hidden("" if value is None else str(value))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypedDict
 
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
@@ -12,7 +12,7 @@ register = template.Library()
 
 
 @register.filter
-def as_json(value: Any) -> str:
+def as_json(value: object) -> str:
     """Stored JSON (arguments, results) as JSON text; the template escapes it."""
     if value is None or value == "":
         return ""
@@ -21,14 +21,27 @@ def as_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)
 
 
+class SourceText(TypedDict):
+    """One text a proposal's tools read from outside the bank, as the trail lists it."""
+
+    excerpt: str
+    author: str
+    tools: list[str]  # the tools that read it, in the order they did
+    reads: int
+    shown: list[str]  # why the customer's card quoted it, in staff's words
+
+
 @register.filter
-def unique_texts(sources: Any) -> list[dict[str, Any]]:
+def unique_texts(sources: object) -> list[SourceText]:
     """A proposal's external sources, each text once (in the order first read),
     with the tools that read it, how often, and why the customer's card quoted it
     (if it did): a statement read twice and a search quote the same merchant's text
-    three times, and staff need it once."""
-    texts: dict[tuple[str, str], dict[str, Any]] = {}
-    for source in sources or []:
+    three times, and staff need it once. Stored JSON, read as such: what is not a list,
+    or not an object in it, is no source."""
+    texts: dict[tuple[str, str], SourceText] = {}
+    for source in sources if isinstance(sources, list) else []:
+        if not isinstance(source, dict):
+            continue
         excerpt = str(source.get("excerpt", ""))
         if not excerpt:
             continue

@@ -13,13 +13,17 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeAlias
 
 # The harness states the date in its system prompt so relative months
 # ("last month") mean the same thing to the model, the mandate and the tests.
 TODAY_RE = re.compile(r"Today is (\d{4})-(\d{2})-(\d{2})\.?")
 
 WRITE_TOOLS = frozenset({"block_card", "unblock_card", "raise_dispute"})
+
+# A value of the request's JSON, as json.loads reads it: the arguments of the calls
+# the model makes, and the tools' results it reads back.
+JSONValue: TypeAlias = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
 
 @dataclass(frozen=True)
@@ -38,11 +42,11 @@ class OfferedTool:
         """The values a parameter is limited to (its enum), or [] when it is free."""
         return _enum(self.properties.get(parameter, {}), self.definitions)
 
-    def fit(self, values: dict[str, Any]) -> dict[str, Any]:
+    def fit(self, values: dict[str, JSONValue]) -> dict[str, JSONValue]:
         """Arguments shaped exactly as the schema asks: every property present
         (strict schemas require that), nothing extra. Missing values become null
         where the schema allows it, else an empty string."""
-        fitted: dict[str, Any] = {}
+        fitted: dict[str, JSONValue] = {}
         for name, schema in self.properties.items():
             value = values.get(name)
             fitted[name] = value if value is not None else (None if _nullable(schema) else "")
@@ -205,11 +209,11 @@ def _offered_tools(body: dict[str, Any]) -> dict[str, OfferedTool]:
 
 # The request comes from outside: every container is checked before use, so a
 # malformed body gets a sensible answer instead of a server error.
-def _dicts(value: Any) -> list[dict[str, Any]]:
+def _dicts(value: object) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def _dict(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
@@ -252,7 +256,7 @@ def _attach_result(message: dict[str, Any], by_id: dict[str, Exchange], exchange
     exchange.raw_result = raw
 
 
-def external_value(field_value: Any) -> str:
+def external_value(field_value: JSONValue) -> str:
     """The text of a field that may be plain or wrapped as external text."""
     if isinstance(field_value, dict):
         return str(field_value.get("external_text", ""))

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeGuard
 
 from tools.reveal import reveal
 
-from .chat_request import Exchange
+from .chat_request import Exchange, JSONValue
 from .months import find_month
 from .orders import PlantedCall, Seen, read_orders
 from .understanding import parse_amount
@@ -105,7 +105,7 @@ def third_party_texts(exchange: Exchange) -> list[ThirdPartyText]:
     return found
 
 
-def _walk(node: Any, found: list[ThirdPartyText]) -> None:
+def _walk(node: JSONValue, found: list[ThirdPartyText]) -> None:
     if isinstance(node, list):
         for value in node:
             _walk(value, found)
@@ -121,7 +121,7 @@ def _walk(node: Any, found: list[ThirdPartyText]) -> None:
         _walk(value, found)
 
 
-def _is_external(value: Any) -> bool:
+def _is_external(value: JSONValue) -> TypeGuard[dict[str, Any]]:
     return isinstance(value, dict) and "author" in value and isinstance(value.get("external_text"), str)
 
 

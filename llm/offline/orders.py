@@ -364,7 +364,7 @@ def _amount_after(text: str, position: int) -> str | None:
     return parse_amount(match["amount"]) if match else None
 
 
-def _decimal(value: Any) -> Decimal:
+def _decimal(value: object) -> Decimal:
     try:
         return Decimal(str(value))
     except (InvalidOperation, ValueError):

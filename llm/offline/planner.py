@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from llm.config import Personality
 
-from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
+from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, JSONValue, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
 from .phrases import count_transactions, month_label, say
@@ -115,7 +115,9 @@ def _statement_step(conversation: ChatRequest, request: CustomerRequest) -> Step
     return Step(calls=[call]) if call else _unavailable(request)
 
 
-def _read_step(conversation: ChatRequest, request: CustomerRequest, tool: str, **arguments: Any) -> Step:
+def _read_step(
+    conversation: ChatRequest, request: CustomerRequest, tool: str, **arguments: JSONValue
+) -> Step:
     """One read, answered from its result (questions.py)."""
     if any(exchange.name == tool for exchange in conversation.exchanges):
         return Step()
@@ -462,7 +464,7 @@ def _unavailable(request: CustomerRequest) -> Step:
 # --- building calls ----------------------------------------------------------
 
 
-def _call(conversation: ChatRequest, name: str, **values: Any) -> ToolCall | None:
+def _call(conversation: ChatRequest, name: str, **values: JSONValue) -> ToolCall | None:
     """A call shaped by the offered schema, or None when the tool is not offered."""
     spec = conversation.tools.get(name)
     return ToolCall(name, spec.fit(values)) if spec else None
@@ -554,7 +556,7 @@ def _all_transactions(conversation: ChatRequest) -> list[dict[str, Any]]:
     return [row for exchange in conversation.results() for row in exchange.transactions()]
 
 
-def _amount_of(conversation: ChatRequest, reference: Any) -> str:
+def _amount_of(conversation: ChatRequest, reference: JSONValue) -> str:
     for row in _seen(conversation).rows:
         if row.get("reference") == reference:
             return str(row.get("amount_kzt"))
@@ -667,7 +669,7 @@ def _sum(rows: list[dict[str, Any]]) -> str:
     return f"{total:.2f}"
 
 
-def _decimal(value: Any) -> Decimal | None:
+def _decimal(value: object) -> Decimal | None:
     try:
         return Decimal(str(value))
     except (InvalidOperation, ValueError):

@@ -6,10 +6,9 @@ with BANKBOT_MODEL=<any name> OPENAI_BASE_URL=http://127.0.0.1:PORT/v1.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.management.base import BaseCommand, CommandParser
 
+from llm.config import Personality
 from llm.offline.served import ModelServer
 
 
@@ -24,11 +23,12 @@ class Command(BaseCommand):
         parser.add_argument("--delay", type=float, default=5.0, help="seconds before each answer (default 5)")
         parser.add_argument("--personality", choices=["careful", "compromised"], default="careful")
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        server = ModelServer(delay=options["delay"], personality=options["personality"], port=options["port"])
+    def handle(
+        self, *args: str, delay: float, personality: Personality, port: int, **options: object
+    ) -> None:
+        server = ModelServer(delay=delay, personality=personality, port=port)
         self.stdout.write(
-            f"Fake model ({options['personality']}, {options['delay']} s a call) "
-            f"at {server.url}/v1 — Ctrl-C to stop."
+            f"Fake model ({personality}, {delay} s a call) at {server.url}/v1 — Ctrl-C to stop."
         )
         self.stdout.flush()
         try:
