@@ -24,21 +24,6 @@ if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
     from django.contrib.auth.models import User
 
-    # For the type checker an admin class takes the model it shows (ModelAdmin[Card]).
-    ModelAdmin = admin.ModelAdmin
-    TabularInline = admin.TabularInline
-else:
-    # Django's own take no type argument at run time: these take it and ignore it (as
-    # django-stubs-ext's monkeypatch would make Django's, were it a run-time dependency).
-
-    class ModelAdmin(admin.ModelAdmin):
-        def __class_getitem__(cls, model):
-            return cls
-
-    class TabularInline(admin.TabularInline):
-        def __class_getitem__(cls, models):
-            return cls
-
 
 _M = TypeVar("_M", bound=Model)
 
@@ -66,14 +51,14 @@ def staff_member(request: HttpRequest) -> User:
     return user
 
 
-class ReadOnlyAdmin(_Evidence, ModelAdmin[_M]):
+class ReadOnlyAdmin(_Evidence, admin.ModelAdmin[_M]):
     """For records that are evidence (conversations, the trace, reviews): nobody adds,
     changes or deletes them from admin, superusers included. Here, at the bottom, so
     every package's admin may use it."""
 
 
 @admin.register(Customer)
-class CustomerAdmin(ModelAdmin[Customer]):
+class CustomerAdmin(admin.ModelAdmin[Customer]):
     list_display = ["full_name", "user"]
     search_fields = ["full_name", "user__username"]
     list_select_related = ["user"]
@@ -85,7 +70,7 @@ class CustomerAdmin(ModelAdmin[Customer]):
 
 
 @admin.register(Account)
-class AccountAdmin(ModelAdmin[Account]):
+class AccountAdmin(admin.ModelAdmin[Account]):
     list_display = ["number", "customer", "currency", "balance"]
     search_fields = ["number", "customer__full_name"]
     list_select_related = ["customer__user"]
@@ -96,7 +81,7 @@ class AccountAdmin(ModelAdmin[Account]):
         return ["customer", "number", "balance"] if obj is not None else ["balance"]
 
 
-class CardUnblockInline(_Evidence, TabularInline[CardUnblock, Card]):
+class CardUnblockInline(_Evidence, admin.TabularInline[CardUnblock, Card]):
     model = CardUnblock
     readonly_fields = fields = ("created_at", "staff_user", "note", "blocked_at", "block_key")
     extra = 0
@@ -113,7 +98,7 @@ class UnblockActionForm(ActionForm):
 
 
 @admin.register(Card)
-class CardAdmin(ModelAdmin[Card]):
+class CardAdmin(admin.ModelAdmin[Card]):
     list_display = ["masked", "account", "status", "blocked_at"]
     list_filter = ["status"]
     search_fields = ["last4", "account__number", "account__customer__full_name"]
@@ -150,7 +135,7 @@ class CardAdmin(ModelAdmin[Card]):
 
 
 @admin.register(CardUnblock)
-class CardUnblockAdmin(_Evidence, ModelAdmin[CardUnblock]):
+class CardUnblockAdmin(_Evidence, admin.ModelAdmin[CardUnblock]):
     list_display = ["card", "staff_user", "created_at", "blocked_at"]
     search_fields = ["card__last4", "staff_user__username", "note"]
     list_select_related = ["card", "staff_user"]
@@ -161,7 +146,7 @@ _SHOWN = {"merchant": "merchant_shown", "description": "description_shown"}
 
 
 @admin.register(Transaction)
-class TransactionAdmin(_Evidence, ModelAdmin[Transaction]):
+class TransactionAdmin(_Evidence, admin.ModelAdmin[Transaction]):
     """A posted transaction is the bank's record: amounts, references and the merchant's
     text come from the card network and are never added, edited or deleted here."""
 
@@ -186,7 +171,7 @@ class TransactionAdmin(_Evidence, ModelAdmin[Transaction]):
 
 
 @admin.register(HourlyTotal)
-class HourlyTotalAdmin(_Evidence, ModelAdmin[HourlyTotal]):
+class HourlyTotalAdmin(_Evidence, admin.ModelAdmin[HourlyTotal]):
     """Derived data, kept by database triggers from the transactions (migration
     0004): read-only, as evidence is, since an edit here would make statements lie."""
 

@@ -9,9 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str
+
+# Django's generic classes take their type argument at run time too (ModelAdmin[Card],
+# QuerySet[Card]), as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
