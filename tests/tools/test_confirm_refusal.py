@@ -1,6 +1,7 @@
 """A service that refuses inside the click: the refusal is an answer, stored under the
 click's key and replayed like a success, and none of the click's writes before it stay
-(G5, G11)."""
+(G5, G11). The click runs once, in one transaction: the service's run is a savepoint
+that the refusal rolls back to."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import dataclasses
 import uuid
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Card
@@ -131,6 +133,29 @@ def test_a_refusal_after_a_write_in_the_same_run_leaves_no_partial_write(
     assert list(Dispute.objects.values_list("pk", flat=True)) == [existing.pk]
     assert_stored_and_replayed(alice.user, proposal, first)
     assert Card.objects.get(last4="4242").status == "active"  # the replay ran nothing
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around it: every statement counts
+def test_a_refusal_is_stored_by_the_same_transaction_that_ran_the_service(
+    alice, alice_conversation, harness_for
+):
+    # Once, never twice: one BEGIN and one COMMIT, the refusal undone by rolling back
+    # to the savepoint around the service's run, not by rolling the click back.
+    proposal = dispute_proposal(harness_for, alice_conversation)
+    open_dispute_meanwhile(alice)
+
+    with CaptureQueriesContext(connection) as captured:
+        first = confirm(alice.user, proposal)
+
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert first.response["error"]["code"] == "dispute_already_open"
+    assert len([s for s in sql if s.startswith("BEGIN")]) == 1, sql
+    assert [s for s in sql if s == "COMMIT"] == ["COMMIT"], sql
+    assert not [s for s in sql if s == "ROLLBACK"], sql
+    assert [s for s in sql if s.startswith("ROLLBACK TO SAVEPOINT")], sql
+    lock = next(i for i, s in enumerate(sql) if 'FROM "tools_proposal"' in s)
+    stored = next(i for i, s in enumerate(sql) if s.startswith('INSERT INTO "tools_confirmation"'))
+    assert lock < stored and sql.count(sql[lock]) == 1  # claimed once
 
 
 def test_a_block_refused_after_writing_in_a_fresh_world_is_stored_and_replayed(
