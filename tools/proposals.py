@@ -41,7 +41,7 @@ from tools.idempotency import (
     idempotency_replay,
     idempotency_store,
 )
-from tools.models import Confirmation, Proposal, ToolCallTrace
+from tools.models import Proposal, ToolCallTrace
 from tools.provenance import Source, sources_marked
 from tools.trace import trace_entry, trace_record
 
@@ -153,14 +153,11 @@ def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
 
 @dataclass(frozen=True)
 class FirstClick:
-    """The proposal executes now, under ``key``. ``unfinished``: a confirmation
-    the phased protocol left mid-way, whose key this is, completed instead of a
-    new one."""
+    """The proposal executes now, under ``key``."""
 
     proposal: Proposal
     ctx: ActionContext
     key: uuid.UUID
-    unfinished: Confirmation | None = None
 
 
 @dataclass(frozen=True)
@@ -226,9 +223,6 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
             ),
             proposal,
         )
-    unfinished = _unfinished_confirmation(proposal)
-    if unfinished is not None:
-        return FirstClick(proposal, ctx, unfinished.idempotency_key, unfinished)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
     if proposal_state(proposal) == Status.EXPIRED:  # lapsed unseen: now on the record
@@ -301,7 +295,6 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> 
         approver=approver,
         fingerprint=_fingerprint(proposal),
         response=response,
-        confirmation=claim.unfinished,
     )
     failure = response.get("error", {})
     # One row says it all: who clicked, the key, the arguments and the outcome.
@@ -425,7 +418,7 @@ def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
         return Declined(proposal, replayed=True)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
-    if proposal.status != Status.PENDING or _unfinished_confirmation(proposal) is not None:
+    if proposal.status != Status.PENDING:
         return Refused(
             Conflict(
                 _("You confirmed this action already; it cannot be declined."), code="proposal_not_pending"
@@ -478,15 +471,6 @@ def _locked(public_id: Any) -> Proposal | None:
     if proposal is not None and proposal.conversation.customer_id == proposal.customer_id:
         proposal.conversation.customer = proposal.customer  # one row, read once
     return proposal
-
-
-def _unfinished_confirmation(proposal: Proposal) -> Confirmation | None:
-    """A pending proposal has no confirmation, except one that the phased protocol
-    left mid-way: migration 0004 made it pending again and kept its decision time
-    and its confirmation. The next click finishes it with that key."""
-    if proposal.status != Status.PENDING or proposal.decided_at is None:
-        return None
-    return proposal.confirmation
 
 
 def _not_found() -> NotFound:

@@ -201,29 +201,6 @@ def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_p
     assert events(dispute_proposal)[-1] == "failed"
 
 
-def test_a_confirmation_left_unfinished_by_the_phased_protocol_finishes_with_its_key(alice, dispute_proposal):
-    # What migration 0004 leaves of a proposal a worker died executing: pending
-    # again, with its confirmation; the service may or may not have run.
-    key = uuid.uuid4()
-    Confirmation.objects.create(proposal=dispute_proposal, idempotency_key=key, approver=alice.user)
-    dispute_open(
-        customer=alice,
-        transaction_reference="T-1001",
-        amount="15000.00",
-        reason="not_recognised",
-        idempotency_key=key,
-    )
-    Proposal.objects.filter(pk=dispute_proposal.pk).update(  # confirmed in time, long ago
-        decided_at=timezone.now() - timedelta(hours=1), expires_at=timezone.now() - timedelta(seconds=1)
-    )
-    outcome = confirm(alice.user, dispute_proposal)
-    assert outcome.response["status"] == "executed"
-    assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
-    assert Confirmation.objects.get().response == outcome.response
-    with pytest.raises(Conflict, match="confirmed this action already"):
-        proposal_decline(user=alice.user, public_id=dispute_proposal.public_id)
-
-
 def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, block_proposal):
     confirm(alice.user, block_proposal)
     Confirmation.objects.update(replay_until=timezone.now())
