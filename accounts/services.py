@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Card, CardUnblock, Customer
 from accounts.selectors import card_get
-from accounts.transactions import service_transaction
 from errors import Conflict, InvalidInput, NotPermitted, RuleViolation
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def card_block(*, customer: Customer, last4: str, idempotency_key: uuid.UUID) ->
     """
     if not isinstance(idempotency_key, uuid.UUID):
         raise InvalidInput(KEY_REQUIRED, code="missing_idempotency_key")
-    with service_transaction():
+    with transaction.atomic():
         card = card_get(customer=customer, last4=last4)
         if card.block_key == idempotency_key:
             return CardBlockResult(card=card, changed=True)  # a retry of the call that blocked it
@@ -123,7 +122,7 @@ def card_unblock_own(*, customer: Customer, last4: str, idempotency_key: uuid.UU
     """
     if not isinstance(idempotency_key, uuid.UUID):
         raise InvalidInput(KEY_REQUIRED, code="missing_idempotency_key")
-    with service_transaction():
+    with transaction.atomic():
         card = card_get(customer=customer, last4=last4)
         done = CardUnblock.objects.filter(unblock_key=idempotency_key).first()
         if done is not None and done.card_id == card.pk:

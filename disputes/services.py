@@ -18,7 +18,6 @@ from accounts.models import Customer, Transaction
 from accounts.money import kzt_text, to_amount
 from accounts.selectors import transaction_get
 from accounts.services import KEY_REQUIRED, MAX_NOTE_LENGTH, note_clean, staff_check
-from accounts.transactions import service_transaction
 from disputes.models import Dispute, DisputeReview
 from disputes.signals import dispute_moved
 from errors import Conflict, InvalidInput, RuleViolation
@@ -118,7 +117,7 @@ def dispute_open(
             reasons=", ".join(Dispute.Reason.values),
         )
 
-    with service_transaction():
+    with transaction.atomic():
         replay = _dispute_for_key(customer, idempotency_key, transaction_reference, parsed_amount, reason)
         if replay is not None:
             return replay

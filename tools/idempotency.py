@@ -65,19 +65,18 @@ def idempotency_store(
     approver: Any,
     fingerprint: str,
     response: dict[str, Any],
-    confirmation: Confirmation | None = None,
 ) -> Confirmation:
     """Record the click and its answer under ``key``, in the caller's transaction:
     one INSERT that commits with the action or not at all (the unique key and the
-    one confirmation per proposal refuse a second). ``confirmation``: one the
-    phased protocol left unfinished, completed instead."""
-    fields = {"fingerprint": fingerprint, "response": response, "replay_until": timezone.now() + _retention()}
-    if confirmation is not None:
-        for name, value in fields.items():
-            setattr(confirmation, name, value)
-        confirmation.save(update_fields=list(fields))
-        return confirmation
-    return Confirmation.objects.create(proposal=proposal, idempotency_key=key, approver=approver, **fields)
+    one confirmation per proposal refuse a second)."""
+    return Confirmation.objects.create(
+        proposal=proposal,
+        idempotency_key=key,
+        approver=approver,
+        fingerprint=fingerprint,
+        response=response,
+        replay_until=timezone.now() + _retention(),
+    )
 
 
 def idempotency_purge(*, now: Any = None) -> int:

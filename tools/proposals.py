@@ -4,8 +4,11 @@
 (docs/guarantees.md, "The confirm, in one transaction"): ``proposal_claim``
 locks the proposal row and decides what the click does — a ``FirstClick``, a
 ``Replay`` or ``Refused`` — and ``claim_execute`` carries that out and puts it on
-the record. ``proposal_confirm`` runs the two in one ``transaction.atomic()``,
-and runs them again with the same key after a transient database failure.
+the record: a first click runs the service in a savepoint of the click's
+transaction, so a refusal (a domain error) rolls back to it and is stored and
+replayed like a success. ``proposal_confirm`` runs the two in one
+``transaction.atomic()``, and runs them again with the same key after a
+transient database failure.
 
 Fault points (tools/faults.py) on the way: ``before_service``,
 ``after_service`` (the service's statements ran), ``before_commit``.
@@ -28,7 +31,6 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.transactions import in_callers_transaction
 from errors import Conflict, DomainError, NotFound
 from tools.catalog import CATALOG, ToolArgs, ToolSpec
 from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
@@ -39,7 +41,7 @@ from tools.idempotency import (
     idempotency_replay,
     idempotency_store,
 )
-from tools.models import Confirmation, Proposal, ToolCallTrace
+from tools.models import Proposal, ToolCallTrace
 from tools.provenance import Source, sources_marked
 from tools.trace import trace_entry, trace_record
 
@@ -60,10 +62,6 @@ class ProposalExpired(DomainError):
 
 class ProposalChanged(DomainError):
     code = "proposal_changed"
-
-
-class _ServiceRefused(Exception):
-    """A service run without a savepoint refused: roll back, run it careful."""
 
 
 @dataclass(frozen=True)
@@ -155,14 +153,11 @@ def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
 
 @dataclass(frozen=True)
 class FirstClick:
-    """The proposal executes now, under ``key``. ``unfinished``: a confirmation
-    the phased protocol left mid-way, whose key this is, completed instead of a
-    new one."""
+    """The proposal executes now, under ``key``."""
 
     proposal: Proposal
     ctx: ActionContext
     key: uuid.UUID
-    unfinished: Confirmation | None = None
 
 
 @dataclass(frozen=True)
@@ -228,9 +223,6 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
             ),
             proposal,
         )
-    unfinished = _unfinished_confirmation(proposal)
-    if unfinished is not None:
-        return FirstClick(proposal, ctx, unfinished.idempotency_key, unfinished)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
     if proposal_state(proposal) == Status.EXPIRED:  # lapsed unseen: now on the record
@@ -241,19 +233,16 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
 
 
 def claim_execute(
-    claim: Claim, *, user: Any, failures: Sequence[BaseException] = (), careful: bool = True
+    claim: Claim, *, user: Any, failures: Sequence[BaseException] = ()
 ) -> ConfirmOutcome | Refused:
     """Carry out the claim and put the click on the record, in the claim's
-    transaction. ``failures``: this click's earlier attempts, rolled back.
-    ``careful=False`` runs the service without a savepoint of its own; if it
-    refuses, ``_ServiceRefused`` is raised and the transaction must be rolled
-    back whole (``proposal_confirm`` then runs the click again, careful)."""
+    transaction. ``failures``: this click's earlier attempts, rolled back."""
     approver = _approver(user)
     proposal = claim.proposal
     key = claim.key if isinstance(claim, FirstClick) else None
     retries = _retry_entries(failures, proposal=proposal, approver=approver, key=key)
     if isinstance(claim, FirstClick):
-        return _execute(claim, approver, retries, careful=careful)
+        return _execute(claim, approver, retries)
     if isinstance(claim, Replay):
         response = _canonical(claim.response)
         ToolCallTrace.objects.bulk_create(
@@ -276,9 +265,7 @@ def claim_execute(
     return claim
 
 
-def _execute(
-    claim: FirstClick, approver: Any, retries: list[ToolCallTrace], *, careful: bool
-) -> ConfirmOutcome:
+def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> ConfirmOutcome:
     proposal, ctx, key = claim.proposal, claim.ctx, claim.key
     spec = CATALOG[proposal.tool]
     started = time.perf_counter()
@@ -286,15 +273,12 @@ def _execute(
     args = spec.args.model_validate(proposal.args)
     reason = ""  # a refusal's, in English for the record
     try:
-        # Careful, a savepoint around the run undoes a refusal's writes and lets
-        # the click store it; otherwise there is none, and a refusal rolls the
-        # whole click back (proposal_confirm then runs it careful).
-        with transaction.atomic(savepoint=careful), in_callers_transaction():
+        # A savepoint around the run: a refusal rolls back to it, undoing whatever
+        # the run wrote before refusing, and the click goes on to store it.
+        with transaction.atomic():
             result = spec.run(ctx, args, idempotency_key=key)
         response: dict[str, Any] = {"status": "executed", "result": result}
     except DomainError as error:  # an answer too: stored and replayed like a success
-        if not careful:
-            raise _ServiceRefused() from error
         response = {"status": "failed", "error": error.as_dict()}
         reason = error.english
     fault_point("after_service")
@@ -311,7 +295,6 @@ def _execute(
         approver=approver,
         fingerprint=_fingerprint(proposal),
         response=response,
-        confirmation=claim.unfinished,
     )
     failure = response.get("error", {})
     # One row says it all: who clicked, the key, the arguments and the outcome.
@@ -358,19 +341,14 @@ def proposal_confirm(
     key = uuid.uuid4()  # made here, by the server; kept across this click's tries
     failures: list[BaseException] = []
     deadline = time.monotonic() + RETRY_WINDOW_SECONDS
-    careful = False  # the service joins this transaction, without a savepoint
     while True:
         try:
             with transaction.atomic():
                 claim = proposal_claim(user=user, public_id=public_id, digest=digest, key=key)
-                answer = claim_execute(claim, user=user, failures=failures, careful=careful)
+                answer = claim_execute(claim, user=user, failures=failures)
                 if then is not None and isinstance(answer, ConfirmOutcome) and not answer.replayed:
                     then(answer.proposal, answer.response)
             break
-        except _ServiceRefused:
-            # The service refused and its writes went with the whole transaction:
-            # once more, with a savepoint that lets the refusal be stored.
-            careful = True
         except TRANSIENT as error:
             failures.append(error)
             quick = time.monotonic() < deadline
@@ -440,7 +418,7 @@ def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
         return Declined(proposal, replayed=True)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
-    if proposal.status != Status.PENDING or _unfinished_confirmation(proposal) is not None:
+    if proposal.status != Status.PENDING:
         return Refused(
             Conflict(
                 _("You confirmed this action already; it cannot be declined."), code="proposal_not_pending"
@@ -493,15 +471,6 @@ def _locked(public_id: Any) -> Proposal | None:
     if proposal is not None and proposal.conversation.customer_id == proposal.customer_id:
         proposal.conversation.customer = proposal.customer  # one row, read once
     return proposal
-
-
-def _unfinished_confirmation(proposal: Proposal) -> Confirmation | None:
-    """A pending proposal has no confirmation, except one that the phased protocol
-    left mid-way: migration 0004 made it pending again and kept its decision time
-    and its confirmation. The next click finishes it with that key."""
-    if proposal.status != Status.PENDING or proposal.decided_at is None:
-        return None
-    return proposal.confirmation
 
 
 def _not_found() -> NotFound:

@@ -17,6 +17,8 @@ Faults, for the fault tests:
 - ``cut_db_in_service``: inside the service's transaction, after its writes and
   before its commit, print ``cut-db`` and wait for the test to cut the
   database link and answer ``cut``.
+- ``block_then_dispute``: ``raise_dispute`` first blocks the customer's card under
+  the click's key, then opens the dispute: a run that writes before it refuses.
 With ``healthz_after`` the worker also asks its own /healthz after the clicks.
 """
 
@@ -86,6 +88,8 @@ def main() -> None:
         faults.enter_context(inject_fault(job["stop_at"], stop))
     if job.get("fault") == "cut_db_in_service":
         _cut_db_inside_the_service()
+    if job.get("fault") == "block_then_dispute":
+        _block_then_dispute()
 
     users = {
         u.username: u
@@ -133,6 +137,22 @@ def _cut_db_inside_the_service() -> None:
             print("cut-db", flush=True)
             sys.stdin.readline()
         return result
+
+    CATALOG["raise_dispute"] = dataclasses.replace(spec, run=run)
+
+
+def _block_then_dispute() -> None:
+    import dataclasses
+
+    from accounts.services import card_block
+    from tools.catalog import CATALOG
+
+    spec = CATALOG["raise_dispute"]
+
+    def run(ctx: Any, args: Any, *, idempotency_key: Any) -> dict[str, Any]:
+        card = ctx.customer.accounts.get().cards.get()
+        card_block(customer=ctx.customer, last4=card.last4, idempotency_key=idempotency_key)
+        return spec.run(ctx, args, idempotency_key=idempotency_key)
 
     CATALOG["raise_dispute"] = dataclasses.replace(spec, run=run)
 

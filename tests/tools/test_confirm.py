@@ -201,29 +201,6 @@ def test_a_rule_broken_between_proposal_and_click_fails_clearly(alice, dispute_p
     assert events(dispute_proposal)[-1] == "failed"
 
 
-def test_a_confirmation_left_unfinished_by_the_phased_protocol_finishes_with_its_key(alice, dispute_proposal):
-    # What migration 0004 leaves of a proposal a worker died executing: pending
-    # again, with its confirmation; the service may or may not have run.
-    key = uuid.uuid4()
-    Confirmation.objects.create(proposal=dispute_proposal, idempotency_key=key, approver=alice.user)
-    dispute_open(
-        customer=alice,
-        transaction_reference="T-1001",
-        amount="15000.00",
-        reason="not_recognised",
-        idempotency_key=key,
-    )
-    Proposal.objects.filter(pk=dispute_proposal.pk).update(  # confirmed in time, long ago
-        decided_at=timezone.now() - timedelta(hours=1), expires_at=timezone.now() - timedelta(seconds=1)
-    )
-    outcome = confirm(alice.user, dispute_proposal)
-    assert outcome.response["status"] == "executed"
-    assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
-    assert Confirmation.objects.get().response == outcome.response
-    with pytest.raises(Conflict, match="confirmed this action already"):
-        proposal_decline(user=alice.user, public_id=dispute_proposal.public_id)
-
-
 def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, block_proposal):
     confirm(alice.user, block_proposal)
     Confirmation.objects.update(replay_until=timezone.now())
@@ -234,17 +211,23 @@ def test_past_the_keys_retention_a_click_on_a_done_card_runs_nothing(alice, bloc
 
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it: every savepoint counts
-def test_a_first_click_runs_the_service_in_its_transaction_without_a_savepoint(alice, block_proposal):
+def test_a_first_click_runs_the_service_in_a_savepoint_of_its_transaction(alice, block_proposal):
     with CaptureQueriesContext(connection) as captured:
         confirm(alice.user, block_proposal)
     sql = [q["sql"] for q in captured.captured_queries]
-    assert not [s for s in sql if "SAVEPOINT" in s], sql
+    assert len([s for s in sql if s.startswith("BEGIN")]) == 1 and sql[-1] == "COMMIT", sql
+    lock = next(i for i, s in enumerate(sql) if 'FROM "tools_proposal"' in s)
+    opened = next(i for i, s in enumerate(sql) if s.startswith("SAVEPOINT"))
+    blocked = next(i for i, s in enumerate(sql) if s.startswith('UPDATE "accounts_card"'))
+    released = next(i for i, s in enumerate(sql) if s == "RELEASE " + sql[opened])
+    recorded = next(i for i, s in enumerate(sql) if s.startswith('UPDATE "tools_proposal"'))
+    assert lock < opened < blocked < released < recorded, sql
     assert Card.objects.get(last4="4242").status == "blocked"
 
 
 def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(alice, block_proposal, monkeypatch):
-    # Without its savepoint the service's refusal rolls the click back whole; the
-    # click runs again with the savepoint and stores the refusal.
+    # The write is released into the click's transaction before the refusal: the
+    # savepoint around the run takes it back, and the click stores the refusal.
     def blocks_then_refuses(ctx, args, *, idempotency_key):
         card_block(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key)
         raise Conflict("Refused after writing.", code="refused_late")
@@ -262,13 +245,15 @@ def test_a_service_that_refuses_after_writing_leaves_none_of_its_writes(alice, b
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_first_click_costs_the_service_plus_four_statements(alice, alice_conversation):
-    # The floor of docs/benchmarks.md: the lock, the confirmation with its key and
-    # response, the proposal's update, one trace row; nothing else is added.
+def test_a_first_click_costs_the_service_plus_eight_statements(alice, alice_conversation):
+    # The floor of docs/benchmarks.md. In the click the service's own transaction is
+    # a savepoint pair where alone it is BEGIN and COMMIT; the click adds its BEGIN
+    # and COMMIT, the lock, the savepoint pair around the run, the proposal's update,
+    # the confirmation with its key and response, one trace row; nothing else.
     Card.objects.create(account=Card.objects.get(last4="4242").account, last4="4343")
     with CaptureQueriesContext(connection) as bare:
         card_block(customer=alice, last4="4343", idempotency_key=uuid.uuid4())
     proposal = fresh_block_proposal(alice, alice_conversation)
     with CaptureQueriesContext(connection) as clicked:
         confirm(alice.user, proposal)
-    assert len(clicked) == len(bare) + 4, [q["sql"][:60] for q in clicked.captured_queries]
+    assert len(clicked) == len(bare) + 8, [q["sql"][:60] for q in clicked.captured_queries]

@@ -1,5 +1,6 @@
 """Migration 0004 settles what the phased protocol left mid-way: such a proposal is
-pending again with its confirmation, and its next click finishes it with its key."""
+pending again with its confirmation and decision time; migration 0006 then finishes it
+from what its key did, and a click replays that."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tools.proposals import args_digest, proposal_confirm
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("tools", "0003_alter_toolcalltrace_options")]
+AFTER = [("tools", "0005_confirmation_keeps_the_response")]
 
 
 def migrate(target=None):
@@ -29,7 +31,9 @@ def migrate(target=None):
     return executor.loader.project_state(target).apps
 
 
-def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it(alice, alice_conversation):
+def test_it_makes_an_unfinished_execution_pending_with_its_key_and_0006_finishes_it(
+    alice, alice_conversation
+):
     old = migrate(BEFORE)
     OldProposal = old.get_model("tools", "Proposal")
     OldConfirmation = old.get_model("tools", "Confirmation")
@@ -80,17 +84,23 @@ def test_it_makes_an_unfinished_execution_pending_and_its_next_click_finishes_it
         expires_at=now + timedelta(days=1),
     )
 
-    migrate()
+    migrate(AFTER)
 
     stranded = Proposal.objects.get(pk=stranded.pk)
     assert (stranded.status, stranded.result) == ("pending", None)
     assert stranded.decided_at is not None
+    assert Confirmation.objects.get(proposal=stranded).idempotency_key == key
     assert list(
         Confirmation.objects.filter(response__isnull=False).values_list("idempotency_key", flat=True)
     ) == [done_key]
     assert Proposal.objects.get(pk=done.pk).status == "executed"
 
-    outcome = proposal_confirm(user=alice.user, public_id=stranded.public_id, digest=stranded.args_digest)
+    migrate()  # 0006: the dispute is found under the key
 
-    assert outcome.response["result"]["dispute_id"] == Dispute.objects.get().reference
+    stranded = Proposal.objects.get(pk=stranded.pk)
+    assert stranded.status == "executed"
+    assert stranded.result["result"]["dispute_id"] == Dispute.objects.get().reference
+    outcome = proposal_confirm(user=alice.user, public_id=stranded.public_id, digest=stranded.args_digest)
+    assert outcome.replayed and outcome.response == stranded.result
     assert Confirmation.objects.get(idempotency_key=key).response == outcome.response
+    assert Dispute.objects.count() == 1
