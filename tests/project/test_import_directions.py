@@ -1,8 +1,8 @@
-"""Imports lean one way (docs/layout.md, the import rules): config wires everything; the
-lab drives the chat from above; the chat reaches a model only through llm's seam and acts
-only through the harness; the harness stands on the domain (disputes over accounts);
-errors.py is the ground. Read from the source with ast, so a stray import fails here
-before it tangles the packages."""
+"""Imports lean one way (docs/design.md, the layers and their import rules): config
+wires everything; the lab drives the chat from above; the chat reaches a model only
+through llm's seam and acts only through the harness; the harness stands on the domain
+(disputes over accounts); errors.py is the ground. Read from the source with ast, so a
+stray import fails here before it tangles the packages."""
 
 from __future__ import annotations
 
