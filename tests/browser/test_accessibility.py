@@ -180,6 +180,7 @@ def test_the_customers_pages_pass_axe(browser: Browser, server, alice, staff, la
     expect(page.locator(".msg--news")).to_be_visible()
     expect(page.locator(".statement-rows").first).to_be_visible()
     expect(page.locator("table.disputes")).to_contain_text("Magnum Cash&Carry")
+    expect(page.locator("#messages .suggestions:visible")).to_have_count(1)
     assert_accessible(page, "chat")
     page.goto(server(f"/statement/?month={timezone.localdate(days_ago(5)):%Y-%m}"))
     assert_accessible(page, "statement")
