@@ -1,21 +1,26 @@
 """The confirm card's and the row buttons' view of the data: what a card shows, from the
-stored Proposal alone (never from model text), and which write buttons a row gets. Plain
-functions, typed and tested as such; the template tags (templatetags/bankbot_tags.py)
-only call them."""
+stored Proposal alone (never from model text), which write buttons a row gets, and what
+the disputes table says of each disputed transaction. Plain functions, typed and tested
+as such; the template tags (templatetags/bankbot_tags.py) only call them."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.money import kzt_text
+from accounts.selectors import customer_transactions
+from accounts.text import reveal_hidden
 from disputes.reasons import REASON_LABELS
 from tools.catalog import CATALOG, ArgLabel, ui_actions_for
 from tools.models import Proposal
 from tools.proposals import proposal_said, proposal_state
-from tools.provenance import MENTIONS_TARGET
+from tools.provenance import MENTIONS_TARGET, External
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,7 @@ class Picker:
     target: str
     field: str
     label: str
+    question: str  # what the choice asks, in the page's language ("Another reason?")
     choices: list[tuple[str, str]]
     current: str
 
@@ -80,13 +86,20 @@ _AUTHORS = {
 
 
 def proposal_card(proposal: Proposal) -> ProposalCard:
-    """What the confirm card shows, from the stored proposal alone."""
+    """What the confirm card shows, from the stored proposal alone: its arguments, and
+    what its target is in the customer's own data (a card's brand; a transaction's
+    merchant and date), each in the page's language."""
     spec = CATALOG.get(proposal.tool)
     labels = spec.arg_labels if spec is not None else {}
-    rows = []
+    kind = spec.target.kind if spec is not None and spec.target is not None else None
+    target = _target_row(spec, proposal)
+    rows: list[tuple[str, str]] = []
     for key, value in proposal.args.items():
         arg = labels.get(key, ArgLabel(key))
-        rows.append((str(arg.label), _shown(arg.kind, value)))
+        if kind is not None and key == kind and target is not None:
+            rows += _target_rows(kind, str(arg.label), _shown(arg.kind, value), target)
+        else:
+            rows.append((str(arg.label), _shown(arg.kind, value)))
     # Only the texts that could have shaped it (tools/provenance.py, shown_because);
     # admin lists every text read before it.
     sources = [s for s in proposal.external_sources or [] if s.get("shown") and s.get("excerpt")]
@@ -122,6 +135,34 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     )
 
 
+def _target_row(spec: Any, proposal: Proposal) -> dict[str, Any] | None:
+    """The row of the customer's own object the proposal acts on (its target's rows,
+    as the catalog lists them), or None (no target, or it is gone)."""
+    if spec is None or spec.target is None:
+        return None
+    name = str(proposal.args.get(spec.target.kind, ""))
+    found = spec.target.rows(proposal.customer, [spec.target.normal(name)]) if name else []
+    return found[0] if found else None
+
+
+def _target_rows(kind: str, label: str, shown: str, row: dict[str, Any]) -> list[tuple[str, str]]:
+    """The target's row on the card, and what its kind adds: "Card: Visa •••• 4242";
+    "Transaction: T-1001", "Merchant: Magnum", "Date: 3 Nov 2026". The merchant wrote
+    its name: its invisible and bidi control characters are shown as markers."""
+    if kind == "card":
+        return [(label, str(row.get("label") or shown))]
+    rows = [(label, shown)]
+    if kind == "transaction":
+        merchant = row.get("merchant")
+        merchant = merchant.text if isinstance(merchant, External) else merchant
+        if merchant:
+            rows.append((_("Merchant"), reveal_hidden(str(merchant))))
+        with contextlib.suppress(ValueError):
+            posted = date.fromisoformat(str(row.get("posted_at")))
+            rows.append((_("Date"), formats.date_format(posted, "j M Y")))
+    return rows
+
+
 def _why(spec: Any, reasons: list[str]) -> str:
     """Why the card quotes a text, in the page's language."""
     if MENTIONS_TARGET in reasons:
@@ -142,9 +183,19 @@ def _picker(spec: Any, proposal: Proposal) -> Picker | None:
         target=str(proposal.args.get(spec.target.kind, "")),
         field=name,
         label=str(arg.label),
+        question=_picker_question(arg),
         choices=sorted(((code, _shown(arg.kind, code)) for code in codes), key=lambda choice: choice[1]),
         current=str(proposal.args.get(name, "")),
     )
+
+
+def _picker_question(arg: ArgLabel) -> str:
+    """The picker's label. A dispute's reason has its own sentence ("Another reason?",
+    «Другая причина?»); any other value's says which it is ("Another amount?") in a
+    form that needs no grammatical gender in Russian."""
+    if arg.kind == "reason":
+        return _("Another reason?")
+    return _("Another %(label)s?") % {"label": str(arg.label).lower()}
 
 
 @dataclass(frozen=True)
@@ -177,3 +228,20 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
             )
         )
     return actions
+
+
+def disputes_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[str, Any]]:
+    """The disputes table's rows, each with its transaction's merchant and date (local
+    "YYYY-MM-DD") from the customer's own transactions, so the table names what was
+    disputed, not only references. Without a customer, or for a transaction not
+    theirs, a row is as it was."""
+    references = [str(row.get("transaction", "")) for row in rows]
+    found = {}
+    if customer is not None and any(references):
+        for reference, merchant, posted_at in (
+            customer_transactions(customer=customer)
+            .filter(reference__in=references)
+            .values_list("reference", "merchant", "posted_at")
+        ):
+            found[reference] = {"merchant": merchant, "posted_at": timezone.localdate(posted_at).isoformat()}
+    return [{**row, **found.get(reference, {})} for row, reference in zip(rows, references, strict=True)]

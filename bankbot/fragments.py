@@ -82,7 +82,10 @@ def render_event(event: TurnEvent, *, turn: str, conversation: Conversation) -> 
         flagged = event.message.flagged if event.message is not None else ""
         return render_to_string(
             f"{STREAM}#bubble",
-            {"conversation": conversation, "turn": {"id": turn, "text": event.text, "flagged": flagged}},
+            {
+                "conversation": conversation,
+                "turn": {"id": turn, "text": event.text, "flagged": flagged, "suggest": True},
+            },
         )
     elif event.kind == TurnEvent.Kind.ERROR:
         return render_failure(turn=turn, conversation=conversation, text=event.text)
@@ -183,7 +186,20 @@ def timeline(conversation: Conversation) -> list[dict[str, Any]]:
             turn.update(text=message.text, flagged=message.flagged)
     if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
         items[-1]["retry"] = True
+    _suggest_after_latest_answer(items)
     return items
+
+
+def _suggest_after_latest_answer(items: list[dict[str, Any]]) -> None:
+    """The suggestions go under the latest answer (the bank's news after it aside),
+    once it is whole: not under a failed turn, nor while the customer's latest message
+    waits for its answer (the live turn adds them when it ends)."""
+    for item in reversed(items):
+        if item["kind"] == "news":
+            continue
+        if item["kind"] == "turn" and item["text"] and not item["failed"]:
+            item["suggest"] = True
+        return
 
 
 def _stored_answer(result: ToolResultPayload) -> dict[str, Any]:

@@ -82,6 +82,12 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
 
 
 @register.simple_tag
+def disputes_shown(rows: list[dict[str, Any]], conversation: Any = None) -> list[dict[str, Any]]:
+    """The disputes table's rows with each transaction's merchant and date (bankbot/cards.py)."""
+    return cards.disputes_shown(rows or [], getattr(conversation, "customer", None))
+
+
+@register.simple_tag
 def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     """The write buttons on one row of a card list or a statement (bankbot/cards.py)."""
     return cards.row_actions(kind, row)

@@ -32,6 +32,14 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": ("I've prepared this for you: {summary}. Please check it and press Confirm if it is right."),
         "ru": ("Я подготовил это для вас: {summary}. Проверьте и нажмите «Подтвердить», если всё верно."),
     },
+    # A proposed action in the reply's words, from the call's own arguments: the
+    # harness's summary is in the page's language, which may not be the customer's.
+    "action_block_card": {"en": "Block card •••• {card}", "ru": "Заблокировать карту •••• {card}"},
+    "action_unblock_card": {"en": "Unblock card •••• {card}", "ru": "Разблокировать карту •••• {card}"},
+    "action_raise_dispute": {
+        "en": "Dispute {amount} of transaction {transaction}",
+        "ru": "Оспорить {amount} по операции {transaction}",
+    },
     "pick_one": {
         "en": "Your words fit more than one, so I have not prepared anything yet. Press the "
         "button next to the one you mean.",

@@ -22,9 +22,16 @@ from llm.config import Personality
 from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, JSONValue, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
-from .phrases import count_transactions, month_label, say
+from .phrases import TEXTS, count_transactions, month_label, say
 from .questions import answers
-from .understanding import DEFAULT_REASON, CustomerRequest, reason_choice, understand_all
+from .understanding import (
+    DEFAULT_REASON,
+    CustomerRequest,
+    Language,
+    language_of,
+    reason_choice,
+    understand_all,
+)
 
 # A turn that needs more tool rounds than this is going in circles; answer instead.
 MAX_ROUNDS = 5
@@ -636,6 +643,8 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
         result = exchange.result or {}
         if exchange.status == "awaiting_confirmation":
             summary = str(result.get("summary") or exchange.name).rstrip(". ")
+            if language_of(summary) != request.language:
+                summary = _action_said(exchange, request.language) or summary
             texts.append(say("prepared", request.language, summary=summary))
         elif exchange.status == "error":
             error = result.get("error")
@@ -651,6 +660,19 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
                 continue
             texts.append(say("error", request.language, message=str(message or "unknown error")))
     return list(dict.fromkeys(texts))  # two denials alike are said once
+
+
+def _action_said(exchange: Exchange, language: Language) -> str:
+    """A proposed action in the reply's language, from the call's own arguments (""
+    for a tool it has no words for). The harness's summary is in the page's language:
+    a customer writing Russian on an English page gets a Russian sentence all the same."""
+    key = f"action_{exchange.name}"
+    if key not in TEXTS:
+        return ""
+    try:
+        return say(key, language, **{name: str(value) for name, value in exchange.arguments.items()})
+    except (KeyError, IndexError):
+        return ""
 
 
 def _denied_key(tool: str, result: dict[str, Any]) -> str:

@@ -98,7 +98,7 @@ def disputes(data: dict[str, Any], request: CustomerRequest) -> str:
             dispute=str(d.get("dispute_id")),
             transaction=str(d.get("transaction")),
             amount=str(d.get("amount_kzt")),
-            opened=str(d.get("opened_on")),
+            opened=days_label(str(d.get("opened_on")), str(d.get("opened_on")), language),
             status=say(f"dispute_{d.get('status')}", language)
             if f"dispute_{d.get('status')}" in _STATUSES
             else str(d.get("status")),

@@ -343,6 +343,10 @@
     if (box.value.trim()) box.form.requestSubmit();
   });
 
+  // What only holds with this script running ("Enter sends") is shown by it.
+  document.querySelectorAll("[data-with-script]").forEach(function (element) {
+    element.hidden = false;
+  });
   if (chat()) setConnection("connecting");
   updateCounter();
   scrollToEnd();

@@ -127,8 +127,9 @@ def in_language(browser: Browser, server: LiveServer, language: str) -> Page:
 
 def chat_with_everything(alice: Any, staff: Any) -> Conversation:
     """One conversation holding a statement table, the card list, an executed and a
-    pending confirm card, and a dispute's news: made as the no-JS chat makes them, on a
-    thread of its own (the chat's views cannot run beside Playwright's event loop)."""
+    pending confirm card, a dispute's news and the disputes table: made as the no-JS
+    chat makes them, on a thread of its own (the chat's views cannot run beside
+    Playwright's event loop)."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(_chat_with_everything, alice, staff).result()
 
@@ -160,6 +161,7 @@ def _say_everything(alice: Any, staff: Any) -> Conversation:
         staff_user=staff,
         customer_note="We asked the merchant.",
     )
+    say("show my disputes")
     say("Block my card 4242")
     assert Proposal.objects.filter(status=Proposal.Status.PENDING).exists()
     return conversation
@@ -177,6 +179,8 @@ def test_the_customers_pages_pass_axe(browser: Browser, server, alice, staff, la
     expect(page.locator(".proposal--executed")).to_be_visible()
     expect(page.locator(".msg--news")).to_be_visible()
     expect(page.locator(".statement-rows").first).to_be_visible()
+    expect(page.locator("table.disputes")).to_contain_text("Magnum Cash&Carry")
+    expect(page.locator("#messages .suggestions:visible")).to_have_count(1)
     assert_accessible(page, "chat")
     page.goto(server(f"/statement/?month={timezone.localdate(days_ago(5)):%Y-%m}"))
     assert_accessible(page, "statement")

@@ -223,7 +223,9 @@ def test_it_hands_a_proposal_over_in_russian(careful: Chat) -> None:
 
     message = careful.reply(messages)
 
-    assert "Block card •••• 4242" in message.content
+    # The action in the customer's words, not the page's (the summary is English here).
+    assert "Заблокировать карту •••• 4242" in message.content
+    assert "Block card" not in message.content
     assert "Подтвердить" in message.content
 
 
@@ -306,3 +308,78 @@ def test_it_never_repeats_a_write_in_one_turn(careful: Chat) -> None:
     message = careful.reply(messages)
 
     assert message.tool_calls in (None, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "summary", "said"),
+    [
+        (
+            "заблокируйте карту 4242",
+            ("block_card", {"card": "4242"}),
+            "Block card Visa •••• 4242",
+            "Я подготовил это для вас: Заблокировать карту •••• 4242.",
+        ),
+        (
+            "оспорьте T-10022",
+            ("raise_dispute", {"transaction": "T-10022", "amount": "74234.00", "reason": "not_recognised"}),
+            "Dispute 74,234.00 ₸ of transaction T-10022 (2026-09-16): I don't recognise this payment",
+            "Я подготовил это для вас: Оспорить 74\u00a0234,00\u00a0₸ по операции T-10022.",
+        ),
+        (
+            "block card 4242",
+            ("block_card", {"card": "4242"}),
+            "Заблокировать карту •••• 4242",
+            "I've prepared this for you: Block card •••• 4242.",
+        ),
+    ],
+)
+def test_it_says_what_it_prepared_in_the_customers_language(careful: Chat, text, call, summary, said) -> None:
+    """The harness's summary is in the page's language; a customer writing the other
+    language reads the action in theirs, from the call's own arguments (customer issue, point 4)."""
+    name, arguments = call
+    proposal = tool_result("awaiting_confirmation", tool=name, proposal="P-1", summary=summary)
+    # A dispute is looked up first.
+    lookup = [("find_transactions", NO_FILTER, found(transaction("T-10022", "74234.00")))]
+    steps = [*(lookup if name == "raise_dispute" else []), (name, arguments, proposal)]
+    message = careful.reply(careful.turn(text, *steps))
+
+    assert said in message.content
+    assert summary not in message.content
+
+
+def test_it_repeats_the_summary_when_it_is_in_the_customers_language(careful: Chat) -> None:
+    """The summary names the card's brand: kept whenever it is in the reply's language."""
+    proposal = tool_result(
+        "awaiting_confirmation", tool="block_card", proposal="P-1", summary="Block card Visa •••• 4242"
+    )
+    message = careful.reply(careful.turn("block card 4242", ("block_card", {"card": "4242"}, proposal)))
+
+    assert "I've prepared this for you: Block card Visa •••• 4242." in message.content
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("show my disputes", "D-881 about T-1001 (15,000.00\u00a0₸), opened 20 November 2026: open"),
+        (
+            "покажи мои споры",
+            "D-881 по операции T-1001 (15\u00a0000,00\u00a0₸), открыт 20 ноября 2026: открыт",
+        ),
+    ],
+)
+def test_it_says_when_a_dispute_was_opened_in_the_customers_words(careful: Chat, text, said) -> None:
+    """Not "opened 2026-11-20" (customer issue, point 4)."""
+    row = {
+        "dispute_id": "D-881",
+        "transaction": "T-1001",
+        "amount_kzt": "15000.00",
+        "status": "opened",
+        "opened_on": "2026-11-20",
+        "updated_on": "2026-11-20",
+        "note_from_bank": "",
+    }
+    listed = tool_result(tool="get_disputes", data={"disputes": [row], "count": 1})
+
+    message = careful.reply(careful.turn(text, ("get_disputes", {}, listed)))
+
+    assert said in message.content
