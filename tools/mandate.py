@@ -52,10 +52,10 @@ __all__ = [
 
 
 def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:
-    """An explicit click names exactly one object: {"operation": "block_card", "card":
-    "4242"}, {"operation": "raise_dispute", "transaction": "T-10452", "reason":
-    "charged_twice"}. Its tool's catalog entry turns it into the one grant (a
-    dispute chosen by a click is for the full amount, with the reason picked)."""
+    """An explicit click names exactly one object: its operation, and its target by the
+    target's kind (``{"operation": …, "card": "4242"}``, ``"transaction": "T-10452"``),
+    with any extras its button sends. Its tool's catalog entry turns it into the one
+    grant (``from_click``)."""
     spec = CATALOG.get(str(action.get("operation")))
     grant = spec.ui_grant(action, source) if spec is not None and spec.ui is not None else None
     return Mandate(grants=(grant,) if grant else (), sources=(source,))
@@ -261,4 +261,4 @@ def _described(text: str, operation: str, today: date) -> TargetWords:
     the grammar reads a request's (its features: reference, digits, amount, date,
     words)."""
     text = grammar.plain_words(normalised(text or "").replace("ё", "е").replace("Ё", "Е"))
-    return grammar._target(text, operation, today)  # noqa: SLF001 (the grammar's reader)
+    return grammar._target(text, grammar.target_kind(operation), today)  # noqa: SLF001 (the grammar's reader)
