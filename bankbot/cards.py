@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.money import kzt_text
 from disputes.reasons import REASON_LABELS
-from tools.catalog import CATALOG, ArgLabel, ui_actions_for
+from tools.catalog import CATALOG, ArgLabel, WriteTool, ui_actions_for
 from tools.models import Proposal
 from tools.proposals import proposal_said, proposal_state
 from tools.provenance import MENTIONS_TARGET
@@ -81,7 +81,8 @@ _AUTHORS = {
 
 def proposal_card(proposal: Proposal) -> ProposalCard:
     """What the confirm card shows, from the stored proposal alone."""
-    spec = CATALOG.get(proposal.tool)
+    found = CATALOG.get(proposal.tool)
+    spec = found if isinstance(found, WriteTool) else None
     labels = spec.arg_labels if spec is not None else {}
     rows = []
     for key, value in proposal.args.items():
@@ -104,7 +105,7 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     state = proposal_state(proposal)  # pending | executed | failed | declined | expired
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
     result = response.get("result") or {}
-    outcome = spec.outcome(result) if spec is not None and spec.outcome and result else None
+    outcome = spec.outcome(result) if spec is not None and result else None
     return ProposalCard(
         proposal=proposal,
         state=state,
@@ -122,18 +123,18 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     )
 
 
-def _why(spec: Any, reasons: list[str]) -> str:
+def _why(spec: WriteTool | None, reasons: list[str]) -> str:
     """Why the card quotes a text, in the page's language."""
     if MENTIONS_TARGET in reasons:
-        if spec is not None and spec.target is not None and spec.target.kind == "card":
+        if spec is not None and spec.target.kind == "card":
             return _("It names this card.")
         return _("It is about this transaction.")
     return _("It reads like an instruction, and the assistant read it just before proposing this.")
 
 
-def _picker(spec: Any, proposal: Proposal) -> Picker | None:
+def _picker(spec: WriteTool, proposal: Proposal) -> Picker | None:
     """The first extra field its button may send (a dispute's reason), as a choice."""
-    if spec.ui is None or spec.target is None or not spec.ui.extras:
+    if not spec.ui.extras:
         return None
     name, codes = next(iter(spec.ui.extras.items()))
     arg = spec.arg_labels.get(name, ArgLabel(name))
@@ -164,7 +165,6 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     harness checks it like any other."""
     actions = []
     for spec in ui_actions_for(kind, row, withheld=True):
-        assert spec.ui is not None and spec.target is not None
         target = str(row.get(spec.target.key, ""))
         actions.append(
             RowAction(

@@ -33,10 +33,10 @@ def target_kind(operation: str) -> str:
     """The kind of object a write tool acts on, as its catalog entry says (``target.kind``;
     "" for no write tool): so a new write tool on cards or transactions is read like the
     others with no edit here (tests/tools/test_lexicon.py)."""
-    from tools.catalog import CATALOG  # the catalog's entries import the grammar
+    from tools.catalog import CATALOG, WriteTool  # the catalog's entries import the grammar
 
     spec = CATALOG.get(operation)
-    return spec.target.kind if spec is not None and spec.target is not None else ""
+    return spec.target.kind if isinstance(spec, WriteTool) else ""
 
 
 # The reasons a dispute may give: a fixed set of codes, never free text. With

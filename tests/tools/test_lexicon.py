@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tools import grammar
-from tools.catalog import CATALOG, TRANSACTION
+from tools.catalog import CATALOG, TRANSACTION, WriteTool
 from tools.grammar import read_request
 from tools.lexicon import CATALOG_DIR, LEXICON, SUFFIX, load_lexicon
 from tools.mandate import mandate_for
@@ -119,8 +119,8 @@ def new_write_tools(monkeypatch):
     its stop words — already hold them). Nothing in the grammar is edited."""
     freeze = replace(CATALOG["block_card"], name="freeze_card")
     contest = replace(CATALOG["raise_dispute"], name="contest_payment")
-    assert freeze.target is not None and freeze.target.kind == "card"
-    assert contest.target is TRANSACTION
+    assert isinstance(freeze, WriteTool) and freeze.target.kind == "card"
+    assert isinstance(contest, WriteTool) and contest.target is TRANSACTION
     monkeypatch.setitem(LEXICON.en_verbs, "freeze", "freeze_card")
     monkeypatch.setitem(LEXICON.en_verbs, "contest", "contest_payment")
     with CATALOG.registered(freeze), CATALOG.registered(contest):
