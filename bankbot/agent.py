@@ -47,7 +47,7 @@ from bankbot.turns import StopSignal
 from errors import DomainError
 from llm.client import client_for
 from llm.stream import StreamAccumulator, stream_chat
-from tools.catalog import CATALOG
+from tools.catalog import CATALOG, WriteTool
 from tools.context import ActionContext, action_context_for
 from tools.harness import GuardedHarness, Harness, OutcomeStatus
 from tools.mandate import Mandate, mandate_for
@@ -345,7 +345,7 @@ def history_for_model(conversation: Conversation) -> list[ChatCompletionMessageP
 def _describe(ui_action: dict[str, str] | None) -> str:
     """A click, as the customer's words in the model's history (its tool's English)."""
     spec = CATALOG.get(str((ui_action or {}).get("operation")))
-    if not ui_action or spec is None or spec.ui is None:
+    if not ui_action or not isinstance(spec, WriteTool):
         return ""
     return spec.ui.history(ui_action)
 

@@ -17,7 +17,7 @@ from accounts.money import kzt_text
 from accounts.selectors import customer_transactions
 from accounts.text import reveal_hidden
 from disputes.reasons import REASON_LABELS
-from tools.catalog import CATALOG, ArgLabel, ui_actions_for
+from tools.catalog import CATALOG, ArgLabel, WriteTool, ui_actions_for
 from tools.models import Proposal
 from tools.proposals import proposal_said, proposal_state
 from tools.provenance import MENTIONS_TARGET, External
@@ -89,9 +89,10 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     """What the confirm card shows, from the stored proposal alone: its arguments, and
     what its target is in the customer's own data (a card's brand; a transaction's
     merchant and date), each in the page's language."""
-    spec = CATALOG.get(proposal.tool)
+    found = CATALOG.get(proposal.tool)
+    spec = found if isinstance(found, WriteTool) else None
     labels = spec.arg_labels if spec is not None else {}
-    kind = spec.target.kind if spec is not None and spec.target is not None else None
+    kind = spec.target.kind if spec is not None else None
     target = _target_row(spec, proposal)
     rows: list[tuple[str, str]] = []
     for key, value in proposal.args.items():
@@ -117,7 +118,7 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     state = proposal_state(proposal)  # pending | executed | failed | declined | expired
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
     result = response.get("result") or {}
-    outcome = spec.outcome(result) if spec is not None and spec.outcome and result else None
+    outcome = spec.outcome(result) if spec is not None and result else None
     return ProposalCard(
         proposal=proposal,
         state=state,
@@ -135,10 +136,10 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
     )
 
 
-def _target_row(spec: Any, proposal: Proposal) -> dict[str, Any] | None:
+def _target_row(spec: WriteTool | None, proposal: Proposal) -> dict[str, Any] | None:
     """The row of the customer's own object the proposal acts on (its target's rows,
     as the catalog lists them), or None (no target, or it is gone)."""
-    if spec is None or spec.target is None:
+    if spec is None:
         return None
     name = str(proposal.args.get(spec.target.kind, ""))
     found = spec.target.rows(proposal.customer, [spec.target.normal(name)]) if name else []
@@ -163,18 +164,18 @@ def _target_rows(kind: str, label: str, shown: str, row: dict[str, Any]) -> list
     return rows
 
 
-def _why(spec: Any, reasons: list[str]) -> str:
+def _why(spec: WriteTool | None, reasons: list[str]) -> str:
     """Why the card quotes a text, in the page's language."""
     if MENTIONS_TARGET in reasons:
-        if spec is not None and spec.target is not None and spec.target.kind == "card":
+        if spec is not None and spec.target.kind == "card":
             return _("It names this card.")
         return _("It is about this transaction.")
     return _("It reads like an instruction, and the assistant read it just before proposing this.")
 
 
-def _picker(spec: Any, proposal: Proposal) -> Picker | None:
+def _picker(spec: WriteTool, proposal: Proposal) -> Picker | None:
     """The first extra field its button may send (a dispute's reason), as a choice."""
-    if spec.ui is None or spec.target is None or not spec.ui.extras:
+    if not spec.ui.extras:
         return None
     name, codes = next(iter(spec.ui.extras.items()))
     arg = spec.arg_labels.get(name, ArgLabel(name))
@@ -215,7 +216,6 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     harness checks it like any other."""
     actions = []
     for spec in ui_actions_for(kind, row, withheld=True):
-        assert spec.ui is not None and spec.target is not None
         target = str(row.get(spec.target.key, ""))
         actions.append(
             RowAction(

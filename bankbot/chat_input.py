@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from errors import InvalidInput
-from tools.catalog import CATALOG
+from tools.catalog import CATALOG, WriteTool
 
 MAX_FRAME_BYTES = 8 * 1024
 # A frame is a flat object of form fields with htmx's HEADERS object in it: two levels.
@@ -77,7 +77,7 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
         # What an explicit UI choice may say: a write tool with a button, the name of
         # its target, and the fields its button may add (a dispute's reason code).
         spec = CATALOG.get(operation)
-        if spec is None or spec.ui is None or spec.target is None:
+        if not isinstance(spec, WriteTool):
             raise _malformed()
         target = spec.target.normal(field("target"))
         if not spec.target.pattern.match(target):
@@ -89,15 +89,8 @@ def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
                 raise _malformed()
             if value:
                 ui_action[name] = value
-        text = ui_action_text(ui_action)
+        text = spec.ui.text(ui_action)  # the message a click writes, in the page's language
     return ChatInput(text=text, client_message_id=field("client_message_id") or None, ui_action=ui_action)
-
-
-def ui_action_text(ui_action: Mapping[str, str]) -> str:
-    """The message a click writes, in the page's language (its tool's wording)."""
-    spec = CATALOG[ui_action["operation"]]
-    assert spec.ui is not None
-    return spec.ui.text(ui_action)
 
 
 def parse_frame(text_data: str | None, bytes_data: bytes | None) -> ChatInput:

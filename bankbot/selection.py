@@ -4,7 +4,7 @@ proposes exactly that call through the harness at once, without asking the model
 Asking the model would make the click only as good as its search (a row from another
 month or page was "not found"). The turn's mandate is the click's one grant
 (``mandate_from_ui``); its tool's catalog entry says which call the grant means
-(``ToolSpec.selected``: a row's dispute is for its full amount, with the reason
+(``WriteTool.selected``: a row's dispute is for its full amount, with the reason
 picked); the harness checks, traces and proposes it like any call the model makes,
 and the model's history shows the call and its answer as its own.
 """
@@ -19,7 +19,7 @@ from openai.types.chat.chat_completion_message_function_tool_call import Functio
 
 from bankbot.models import Message
 from errors import DomainError
-from tools.catalog import CATALOG
+from tools.catalog import CATALOG, WriteTool
 from tools.context import ActionContext
 
 
@@ -32,7 +32,7 @@ def selected_call(
     if not customer_message.ui_action or len(grants) != 1:
         return None
     spec = CATALOG.get(grants[0].operation)
-    if spec is None or spec.selected is None:
+    if not isinstance(spec, WriteTool) or spec.selected is None:
         return None
     try:
         arguments = spec.selected(ctx, grants[0])

@@ -11,14 +11,7 @@ from django.db import models
 from accounts.models import Customer
 from tools.binding import Grant, Mandate
 from tools.models import Proposal
-from tools.scopes import (  # noqa: F401 (the scopes, where callers look for them)
-    BLOCK_CARDS,
-    CUSTOMER_SCOPES,
-    OPEN_DISPUTES,
-    READ_CARDS,
-    READ_STATEMENTS,
-    UNBLOCK_CARDS,
-)
+from tools.scopes import CUSTOMER_SCOPES
 
 
 class ConversationLike(Protocol):

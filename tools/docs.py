@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tools.catalog import CATALOG
+from tools.catalog import CATALOG, WriteTool
 
 HEADER = """# Tools
 
@@ -41,7 +41,7 @@ def render_tools_doc() -> str:
             "own rows; a target they do not own answers like one that does not exist.\n\n"
         )
         autonomy = spec.autonomy
-        if spec.effect == "write":
+        if isinstance(spec, WriteTool):
             autonomy += (
                 f" Needs a grant of `{spec.operation}` in the mandate for exactly these "
                 "arguments: the message this turn answers plainly requests it (or the "

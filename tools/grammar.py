@@ -21,18 +21,30 @@ from tools.lexicon import LEXICON
 
 T = TypeVar("T")
 
-BLOCK_CARD = "block_card"
-UNBLOCK_CARD = "unblock_card"
-RAISE_DISPUTE = "raise_dispute"
-# Operations whose object is a card: four bare digits in their request are its digits.
-CARD_OPERATIONS = frozenset({BLOCK_CARD, UNBLOCK_CARD})
+# The kinds of object the grammar reads a request's words as (a write tool's target, its
+# catalog entry's ``target.kind``): a card is named by its digits or its label, so four bare
+# digits in a request for it are its digits; a transaction is described as a payment — its
+# amount (or a part of it), day, merchant, and which of several ("the second one").
+CARD_KIND = "card"
+TRANSACTION_KIND = "transaction"
+
+
+def target_kind(operation: str) -> str:
+    """The kind of object a write tool acts on, as its catalog entry says (``target.kind``;
+    "" for no write tool): so a new write tool on cards or transactions is read like the
+    others with no edit here (tests/tools/test_lexicon.py)."""
+    from tools.catalog import CATALOG, WriteTool  # the catalog's entries import the grammar
+
+    spec = CATALOG.get(operation)
+    return spec.target.kind if isinstance(spec, WriteTool) else ""
+
 
 # The reasons a dispute may give: a fixed set of codes, never free text. With
 # none in the customer's words, a dispute is for a payment they do not recognise.
 REASONS = DISPUTE_REASONS
 DEFAULT_REASON = "not_recognised"
 
-# A word; "raise_dispute" (code, not speech) stays one token and is no verb.
+# A word; a name in code ("some_tool", not speech) stays one token and is no verb.
 # Latin, Russian and the Kazakh letters customers mix in («блоктаңыз»).
 _WORD = re.compile(r"[a-zа-яәғқңөұүһі0-9_]+(?:['’][a-z]+)?", re.IGNORECASE)
 # Quoted words are someone else's ("the email says: "dispute all of them""):
@@ -240,7 +252,7 @@ _QUESTION_START = {
 }
 
 # --- reasons ------------------------------------------------------------------------------
-# A dispute's reasons, by the words that give them: raise_dispute's words file.
+# A dispute's reasons, by the words that give them: the words files' `reasons`.
 _REASON_RES = LEXICON.reasons
 
 _STOPWORD_TEXT = """
@@ -669,19 +681,6 @@ IDIOMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
 )
 
 
-# "That charge — not me", "I didn't make this", «это не я», «не признаю»: disowning a
-# payment points at a dispute without asking for one. It never grants (a report is not a
-# request); the assistant offers the payment's Dispute… button instead (``offered``).
-_DISOWN = re.compile(
-    r"\b(?:(?:that|this|it) (?:was|is) )?(?:not me|wasn'?t me)\b"
-    r"|\b(?:i|we) (?:didn'?t|did not|never) (?:make|made|do|authori[sz]e|buy|order)"
-    r" (?:this|that|it|these|those)\b(?: (?:one|payment|charge|purchase))?"
-    r"|\bэто (?:был[аи]? )?не я\b|\bне признаю\b|\bэто не моя (?:покупка|операция|оплата)\b"
-    r"|\bя (?:ничего |этого |это |эту покупку )?не (?:совершал|покупал|оплачивал|заказывал)\w*\b",
-    re.IGNORECASE,
-)
-
-
 # "pleeease", «вернитееее»: a letter held down for emphasis is one letter.
 _HELD_LETTER = re.compile(r"([^\W\d_])\1{2,}")
 
@@ -753,8 +752,8 @@ def read_request(text: str, *, today: date) -> Reading:
         or _hedged(sentences)
         or (
             # "Block 4242!! … ok, it's here": finding the card takes a block back (and is
-            # the reason for an unblock, so not there).
-            _FOUND.search(text) if BLOCK_CARD in mentioned and UNBLOCK_CARD not in mentioned else None
+            # the reason for an unblock, so not there): each tool's words say which (``found``).
+            _FOUND.search(text) if _found_withdraws(mentioned) else None
         )
     )
     doubt = doubts[0] if doubts else withdrawn
@@ -812,7 +811,7 @@ def read_request(text: str, *, today: date) -> Reading:
         while (
             before > 0
             and clauses[before][1] is None
-            and _target(clauses[before][0], RAISE_DISPUTE, today).empty
+            and _target(clauses[before][0], TRANSACTION_KIND, today).empty
         ):
             before -= 1
         previous_op, listed_op = clauses[index - 1][1], clauses[before][1]
@@ -822,7 +821,8 @@ def read_request(text: str, *, today: date) -> Reading:
         elif (
             operation is None
             and not neg
-            and listed_op == RAISE_DISPUTE
+            and listed_op is not None
+            and target_kind(listed_op) == TRANSACTION_KIND
             and clause in after_and
             and _listed_object(clause, today)
         ):
@@ -834,29 +834,26 @@ def read_request(text: str, *, today: date) -> Reading:
     for index, (clause, operation, neg) in enumerate(clauses):
         if operation is None or neg:
             continue
-        own = _target(clause, operation, today)
+        kind = target_kind(operation)
+        own = _target(clause, kind, today)
         if index in listed and previous is not None and not (own.words or own.references):
             # "the Magnum one on the 13th and the one on the 16th", «магнум за пятницу и за
             # понедельник тоже»: the second names its day; the merchant is the first's.
             own = replace(own, words=previous.words, names=previous.names, neighbours=previous.neighbours)
         previous = own
-        shared = [_target(c, operation, today, story=True) for c in context]
+        shared = [_target(c, kind, today, story=True) for c in context]
         target = own
         # "Please block it", and for a card "Заблокируйте карту", «лучше заблокируйте»: a
         # request that names nothing of its own is about the card the story described.
-        points_back = own.empty and (bool(_BACK_REFERENCE.search(clause)) or operation in CARD_OPERATIONS)
+        points_back = own.empty and (bool(_BACK_REFERENCE.search(clause)) or kind == CARD_KIND)
         earlier = {c for c, _, _ in clauses[:index]}  # "it" points back, never ahead
         for story_clause, extra in zip(context, shared, strict=True):
             target = target | (
                 extra.softened()
-                if operation not in CARD_OPERATIONS
+                if kind != CARD_KIND
                 else _digits_only(extra, keep_label=points_back and story_clause in earlier)
             )
-        if (
-            operation not in CARD_OPERATIONS
-            and own.empty
-            and (_BACK_REFERENCE.search(clause) or _bare_verb(clause))
-        ):
+        if kind != CARD_KIND and own.empty and (_BACK_REFERENCE.search(clause) or _bare_verb(clause)):
             # "The later of my two Yandex Go rides, I don't recognise it, dispute please":
             # which one is said of the object the request points back at — where the
             # story says it once, in one clause, and plainly (not "the 2nd … of the first").
@@ -877,16 +874,16 @@ def read_request(text: str, *, today: date) -> Reading:
                     clock=target.clock or which.clock,
                 )
         story_days = [d for extra in shared for d in extra.dates]
-        if operation not in CARD_OPERATIONS and len(story_days) > 1:
+        if kind != CARD_KIND and len(story_days) > 1:
             # "I cancelled in October … they took 4,990 on the 1st": several days in the
             # story are not all the charge's; it must be on one of them.
             target = replace(target, dates=own.dates, any_dates=tuple(story_days) + own.any_dates)
         # "What is this Netflix charge? Dispute it." — or a bare «Оспорьте.»: the object of
         # the question before it.
         if own.empty and (_BACK_REFERENCE.search(clause) or _bare_verb(clause)):
-            for extra in (_target(c, operation, today) for c in asked_about):
+            for extra in (_target(c, kind, today) for c in asked_about):
                 target = target | extra
-        for other in (_target(c, operation, today) for c in excluded):
+        for other in (_target(c, kind, today) for c in excluded):
             if (target.references & other.references) or (target.cards & other.cards):
                 return Reading(unsure="the message both names and rules out one object", mentioned=mentioned)
         # The own clause alone may stand only where the story added no amount or identifier:
@@ -901,16 +898,16 @@ def read_request(text: str, *, today: date) -> Reading:
         loose = tuple(
             amount
             for c in [*excluded, *asked_about]
-            for t in [_target(c, operation, today, story=True)]
+            for t in [_target(c, kind, today, story=True)]
             for amount in (*t.amounts, *t.partial, *(v for v, _ in t.rounded))
         ) + tuple(amount for t in [*shared, own] for amount in t.amounts)
-        if operation == RAISE_DISPUTE:
+        if kind == TRANSACTION_KIND:
             target = _priced_part(target, own, clause)
         requests.append(
             Request(
                 operation,
                 target,
-                _reason(said) if operation == RAISE_DISPUTE else None,
+                _reason(said, operation),
                 own if own != target and not own.empty and not story_priced else None,
                 listed=index in listed,
                 loose_amounts=loose,
@@ -926,7 +923,8 @@ def read_request(text: str, *, today: date) -> Reading:
         and not (
             requests
             and all(
-                r.operation == RAISE_DISPUTE and (r.target.partial or r.part is not None) for r in requests
+                target_kind(r.operation) == TRANSACTION_KIND and (r.target.partial or r.part is not None)
+                for r in requests
             )
         )
     ):
@@ -975,7 +973,7 @@ def _part_said(own: TargetWords, context: list[str], today: date) -> Decimal | N
     figures: list[Decimal] = []
     for clause in context:
         bare = _RELATIVE.sub("", clause)
-        found = _figures(_target(bare, RAISE_DISPUTE, today, story=True))
+        found = _figures(_target(bare, TRANSACTION_KIND, today, story=True))
         words = [w for w in _words(_strip_reasons(bare)) if not any(ch.isdigit() for ch in w)]
         if (
             found
@@ -996,7 +994,8 @@ def _one_request_said_twice(
     asked = [op for _, op, neg in clauses if op and not neg]
     for operation in {op for op in asked if asked.count(op) == 2}:
         first, second = (i for i, (_, op, neg) in enumerate(clauses) if op == operation and not neg)
-        named = [_names_an_object(_target(clauses[i][0], operation, today)) for i in (first, second)]
+        kind = target_kind(operation)
+        named = [_names_an_object(_target(clauses[i][0], kind, today)) for i in (first, second)]
         if named.count(True) != 1:
             continue
         merged = f"{clauses[first][0]}, {clauses[second][0]}"
@@ -1024,19 +1023,22 @@ def _names_an_object(target: TargetWords) -> bool:
 # (no tool does that), so it gets the Block buttons, never a grant (the tools' words
 # files, `suggests`).
 _SUGGESTED = LEXICON.suggested
+# "That charge — not me", «это не я»: disowning a payment points at a dispute without asking
+# for one. It never grants (a report is not a request); where the message does not name the
+# operation, even in a question, its buttons are offered instead (the words files, `disowned`).
+_DISOWNS = LEXICON.disowned
 
 
 def _offered(
     text: str, requested: set[str], mentioned: frozenset[str], sentences: list[str]
 ) -> frozenset[str]:
-    """What the message points at without plainly asking: a disowned payment (_DISOWN),
+    """What the message points at without plainly asking: a disowned payment (_DISOWNS),
     a misspelt verb ("blcok", «заблакируйте»: misspelt_operation), or — where nothing
     was read as a request — an operation's verb said outside a question and not refused
     (_pointed_at): the customer gets its buttons, never a dead end."""
     offered = set() if requested else _pointed_at(sentences)
     offered |= {op for pattern, op in _SUGGESTED if pattern.search(text) and not _is_question(text)}
-    if RAISE_DISPUTE not in mentioned and _DISOWN.search(text):
-        offered.add(RAISE_DISPUTE)
+    offered |= {op for pattern, op in _DISOWNS if op not in mentioned and pattern.search(text)}
     if not _is_question(text) or _polite(_words(text)):
         # A negation reaches a verb in its own clause only ("never deliverd, pls dispure").
         for clause in (c for sentence in sentences for c in _clauses(sentence)):
@@ -1121,6 +1123,13 @@ _FOUND = re.compile(
     r"нашл[аи]сь|нашлась|нашел|нашла|вот она|вот он|под диваном)\b",
     re.IGNORECASE,
 )
+
+
+def _found_withdraws(mentioned: frozenset[str]) -> bool:
+    """Whether finding the object takes back a request for an operation the message names:
+    one whose words say so (``found: withdraws``), where none it names asks because of it."""
+    found = {LEXICON.found.get(op) for op in mentioned}
+    return "withdraws" in found and "asks" not in found
 
 
 # What may stand beside a second identifier: "and 5505 too", "и карту 5505".
@@ -1405,7 +1414,7 @@ def _wished(words: list[str]) -> tuple[str | None, bool]:
     for index, word in enumerate(words):
         operation = _EN_PARTICIPLES.get(word)
         if operation is None and _RU_WISHED.match(word):
-            operation = _ru_operation(word)
+            operation = LEXICON.ru_operation(word)
             if "чтобы" not in words[:index]:
                 continue
         if operation is None:
@@ -1531,7 +1540,7 @@ def _identified_then_told(words: list[str]) -> str | None:
         _EN_VERBS.get(last)
         or _EN_NOUNS.get(last)
         or LEXICON.ru_noun(last)
-        or (_ru_operation(last) if _RU_IMPERATIVE.match(last) or _RU_INFINITIVE.match(last) else None)
+        or (LEXICON.ru_operation(last) if _RU_IMPERATIVE.match(last) or _RU_INFINITIVE.match(last) else None)
     )
     if operation is None:
         return None
@@ -1554,7 +1563,7 @@ def _operation_at(words: list[str], index: int) -> str | None:
     if word in _EN_VERBS:
         return _EN_VERBS[word]
     if _RU_IMPERATIVE.match(word) or _RU_INFINITIVE.match(word):
-        return _ru_operation(word)
+        return LEXICON.ru_operation(word)
     if (
         word in _EN_NOUNS
         and index
@@ -1584,10 +1593,6 @@ def _ru_opener(words: list[str], index: int) -> str:
     while before > 0 and words[before] in {"пожалуйста", "плиз", "плз", "срочно"}:
         before -= 1
     return words[before]
-
-
-def _ru_operation(word: str) -> str:
-    return LEXICON.ru_operation(word) or RAISE_DISPUTE
 
 
 # "block it so they can't charge anything", «заблокируйте, чтобы ничего не списали»: a
@@ -1827,8 +1832,9 @@ def _governs(word: str) -> bool:
     )
 
 
-def _target(clause: str, operation: str, today: date, *, story: bool = False) -> TargetWords:
-    """The features a clause gives: references, card digits, amounts, dates, words."""
+def _target(clause: str, kind: str, today: date, *, story: bool = False) -> TargetWords:
+    """The features a clause gives: references, card digits, amounts, dates, words — read
+    as of an object of ``kind`` (``CARD_KIND``, ``TRANSACTION_KIND``: a write tool's ``target_kind``)."""
     references = frozenset(f"T-{m}" for m in _REFERENCE.findall(clause))
     rest = _REFERENCE.sub(" ", clause)
     clock = tuple((int(h), int(m)) for h, m in _CLOCK.findall(rest))
@@ -1843,7 +1849,7 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
         rest = rest[: mention.start] + " " * (mention.end - mention.start) + rest[mention.end :]
     cards = set(_CARD_DIGITS.findall(rest))
     rest = _CARD_DIGITS.sub(" ", rest)
-    if operation in CARD_OPERATIONS:
+    if kind == CARD_KIND:
         rest = _YEAR_MONTH.sub(" ", rest)
         cards |= set(_BARE_FOUR.findall(rest))
         rest = _BARE_FOUR.sub(" ", rest)
@@ -1864,7 +1870,7 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
             amounts.insert(0, amount.value)
         rest = rest[: amount.start] + " " + rest[amount.end :]
     order = daypart = size = None
-    if operation not in CARD_OPERATIONS:
+    if kind != CARD_KIND:
         for pattern, value in sorted(_POSITIONS, key=lambda item: item[1] != -2):
             if found := pattern.search(rest):
                 order = value
@@ -1882,7 +1888,7 @@ def _target(clause: str, operation: str, today: date, *, story: bool = False) ->
                 break
     descriptors = set()
     # A payment's card described: "on my virtual card", «по кредитке» (a card word near).
-    card_said = operation in CARD_OPERATIONS or _CARD_NOUN.search(rest)
+    card_said = kind == CARD_KIND or _CARD_NOUN.search(rest)
     if card_said:
         for label, pattern in DESCRIPTOR_PATTERNS.items():
             if pattern.search(rest):
@@ -2013,7 +2019,7 @@ def _reason_aside(aside: str, today: date) -> bool:
         and not _RETRACTED.search(aside)
         and rest != _words(aside)
         and all(w in STOPWORDS for w in rest)
-        and _target(aside, RAISE_DISPUTE, today).empty
+        and _target(aside, TRANSACTION_KIND, today).empty
     )
 
 
@@ -2084,14 +2090,17 @@ def _strip_reasons(text: str) -> str:
     return text
 
 
-def _reason(text: str) -> str | None:
-    found = {code for code, pattern in _REASON_RES.items() if pattern.search(text)}
+def _reason(text: str, operation: str) -> str | None:
+    """The reason the message gives for the operation, of those its words know (None for
+    an operation that takes none)."""
+    priority = _REASON_PRIORITY.get(operation, ())
+    found = {code for code in priority if _REASON_RES[code].search(text)}
     if len(found) > 1 and "not_recognised" in found:
         found.discard("not_recognised")  # "I didn't receive it" also reads as "didn't"
     if len(found) > 1:
         # "The flight was cancelled and I never got a refund": the story's first cause
         # wins; the confirm card's reason picker offers the others.
-        return next(code for code in _REASON_PRIORITY if code in found)
+        return next(code for code in priority if code in found)
     return next(iter(found), None)
 
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from django.db import connection
 
 from errors import DomainError
-from tools.catalog import candidate_rows, openai_tools
+from tools.catalog import ReadTool, candidate_rows, openai_tools
 from tools.context import ActionContext, InvalidAuthorizationContext
 from tools.models import Proposal, ToolCallTrace
 from tools.policy import Denial, denial_reason, parse_call
@@ -152,7 +152,7 @@ class GuardedHarness:
             candidates = candidate_rows(self.ctx.customer, spec.name, denial.candidates, fit=denial.fit)
             self.sources += external_sources(tool, candidates)
             return self._deny(tool, raw_text, denial, started, validated, candidates)
-        if spec.effect == "read":
+        if isinstance(spec, ReadTool):
             try:
                 with read_only():
                     data = spec.run(self.ctx, args)
@@ -172,12 +172,11 @@ class GuardedHarness:
                 ctx=self.ctx,
                 raw_args=raw_text,
                 validated_args=validated,
-                result=spec.traced(data) if spec.traced else data,
+                result=spec.traced(data),
                 latency_ms=_ms(started),
             )
             return ToolOutcome(tool=tool, status=OutcomeStatus.OK, data=data)
         proposal = proposal_create(self.ctx, spec, args, self.sources, read_from=self.read_from)
-        assert spec.grant is not None
         grant = spec.grant(self.ctx, args)
         if grant is not None:
             self.ctx.spent.add(grant)

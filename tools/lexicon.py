@@ -4,11 +4,14 @@ Each write tool's vocabulary is data beside its catalog entry —
 ``tools/catalog/<tool>.words.yaml``: its English verbs, nouns and participles, its
 Russian imperatives, infinitives, stems and nouns, the words that mention it, the forms a
 misspelling is measured against, and, where it has them, the verbs that open its nouns,
-the words that point at it without naming it (``suggests``) and the reasons its argument
-takes (``reasons``, ``reason_priority``). The request grammar (tools/grammar.py) reads
-them all through one ``Lexicon``; its rules — command position, negation, doubt,
-binding — stay code, the same for every tool. A new write tool brings its words file and
-is read like the others (tests/tools/test_lexicon.py).
+the words that point at it without naming it (``suggests``, ``disowned``), the reasons its
+argument takes (``reasons``, ``reason_priority``) and what finding its object says of a
+request for it (``found``). The request grammar (tools/grammar.py) reads them all through
+one ``Lexicon``; its rules — command position, negation, doubt, binding — stay code, the
+same for every tool, and what a request's object is read as (a card's digits, a payment's
+amount, day and merchant) is the kind of the tool's target, asked of its catalog entry. A
+new write tool brings its words file and is read like the others
+(tests/tools/test_lexicon.py).
 """
 
 from __future__ import annotations
@@ -42,8 +45,11 @@ class Lexicon:
     en_openers: frozenset[str]  # "open" a dispute, "file" a claim, "put" a block on
     ru_open: re.Pattern[str]  # «откройте» спор, «подать» претензию
     suggested: tuple[tuple[re.Pattern[str], str], ...]  # "close my card" → block_card's buttons
+    disowned: tuple[tuple[re.Pattern[str], str], ...]  # "that wasn't me" → raise_dispute's buttons
     reasons: dict[str, re.Pattern[str]]  # a dispute's reason code → the words that give it
-    reason_priority: tuple[str, ...]  # when a story gives several, the first cause wins
+    # each operation's reason codes, in the order a story's first cause wins (those with none: absent)
+    reason_priority: dict[str, tuple[str, ...]]
+    found: dict[str, str]  # "found it" of the object: "withdraws" a request for it, or "asks" for it
 
     def ru_operation(self, word: str) -> str | None:
         """The operation a Russian verb form is of, by its stem."""
@@ -75,7 +81,7 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
         return re.compile(rf"^(?:{'|'.join(f'(?:{w}){ending}' for w in forms)})$")
 
     en_verbs = dict(pairs("en", "verbs"))
-    return Lexicon(
+    lexicon = Lexicon(
         operations=tuple(words),
         en_verbs=en_verbs,
         en_nouns=dict(pairs("en", "nouns")),
@@ -96,20 +102,38 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
         },
         en_openers=frozenset(w for w, _ in optional("en", "openers")),
         ru_open=re.compile(rf"^(?:{'|'.join(w for w, _ in optional('ru', 'openers'))})$"),
-        suggested=tuple(
-            (re.compile(pattern, re.IGNORECASE), op)
-            for op, data in words.items()
-            for pattern in data.get("suggests") or []
-        ),
+        suggested=_patterns(words, "suggests"),
+        disowned=_patterns(words, "disowned"),
         reasons={
             code: re.compile(pattern, re.IGNORECASE)
             for data in words.values()
             for code, pattern in (data.get("reasons") or {}).items()
         },
-        reason_priority=tuple(code for data in words.values() for code in data.get("reason_priority") or []),
+        reason_priority={
+            op: tuple(data["reason_priority"]) for op, data in words.items() if data.get("reason_priority")
+        },
+        found={op: data["found"] for op, data in words.items() if "found" in data},
+    )
+    # A Russian verb form is read as the operation of the longest stem it begins with: each
+    # tool's forms must begin with a stem of its own, or they would be read as another's.
+    for op, data in words.items():
+        strays = [w for key in _VERB_FORMS for w in data["ru"][key] if lexicon.ru_operation(w) != op]
+        if strays:
+            raise ValueError(f"{op}{SUFFIX}: ru: {', '.join(strays)} begin with no stem of its own")
+    return lexicon
+
+
+def _patterns(words: dict[str, dict[str, Any]], key: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each tool's regular expressions under ``key``, case-insensitive, with the tool."""
+    return tuple(
+        (re.compile(pattern, re.IGNORECASE), op)
+        for op, data in words.items()
+        for pattern in data.get(key) or []
     )
 
 
+_VERB_FORMS = ("imperatives", "infinitives", "wished")
+_FOUND = ("withdraws", "asks")
 _KEYS = {
     "en": ("verbs", "nouns", "participles"),
     "ru": ("imperatives", "infinitives", "stems", "wished", "nouns", "mentions", "operation_words"),
@@ -124,9 +148,11 @@ def _read(path: Path) -> dict[str, Any]:
             raise ValueError(f"{path.name}: {language}: each of {', '.join(missing)} must be a list")
     if not isinstance(data.get("typos"), list):
         raise ValueError(f"{path.name}: typos must be a list")
-    for key, kind in (("suggests", list), ("reasons", dict), ("reason_priority", list)):
+    for key, kind in (("suggests", list), ("disowned", list), ("reasons", dict), ("reason_priority", list)):
         if key in data and not isinstance(data[key], kind):
             raise ValueError(f"{path.name}: {key} must be a {kind.__name__}")
+    if "found" in data and data["found"] not in _FOUND:
+        raise ValueError(f"{path.name}: found must be one of {', '.join(_FOUND)}")
     if set(data.get("reason_priority") or []) != set(data.get("reasons") or {}):
         raise ValueError(f"{path.name}: reason_priority must list each of reasons once")
     return dict(data)

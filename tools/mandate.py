@@ -26,7 +26,7 @@ from accounts.money import normalised
 from tools import grammar
 from tools.binding import CANDIDATE_LIMIT, Grant, Mandate, Unbound, name_words
 from tools.candidates import card_candidates, transaction_candidates
-from tools.catalog import CATALOG, ToolSpec
+from tools.catalog import CATALOG, WriteTool
 from tools.catalog.rows import card_row
 from tools.grammar import DEFAULT_REASON, REASONS, Request, TargetWords, read_request
 
@@ -52,12 +52,12 @@ __all__ = [
 
 
 def mandate_from_ui(action: dict[str, str], *, source: str = "ui") -> Mandate:
-    """An explicit click names exactly one object: {"operation": "block_card", "card":
-    "4242"}, {"operation": "raise_dispute", "transaction": "T-10452", "reason":
-    "charged_twice"}. Its tool's catalog entry turns it into the one grant (a
-    dispute chosen by a click is for the full amount, with the reason picked)."""
+    """An explicit click names exactly one object: its operation, and its target by the
+    target's kind (``{"operation": …, "card": "4242"}``, ``"transaction": "T-10452"``),
+    with any extras its button sends. Its tool's catalog entry turns it into the one
+    grant (``from_click``)."""
     spec = CATALOG.get(str(action.get("operation")))
-    grant = spec.ui_grant(action, source) if spec is not None and spec.ui is not None else None
+    grant = spec.from_click(action, source) if isinstance(spec, WriteTool) else None
     return Mandate(grants=(grant,) if grant else (), sources=(source,))
 
 
@@ -192,7 +192,7 @@ def bind_request(customer: Customer, request: Request, source: str, *, offer: bo
     bound as the operation's catalog entry binds its target (``offer``: with the
     candidates to offer instead; else the binding's own, e.g. the two that tie)."""
     spec = CATALOG.get(request.operation)
-    if spec is None or spec.bind is None:
+    if not isinstance(spec, WriteTool):
         return Unbound(request.operation, "no_target", "no tool performs this operation")
     bound = spec.bind(customer, request, source)
     if isinstance(bound, Grant) or not offer:
@@ -220,7 +220,7 @@ def _offering(customer: Customer, unbound: Unbound, target: TargetWords) -> Unbo
     objects of that kind that best fit what they said, best first, at most five
     (tools/candidates.py). Offering grants nothing; only a click would."""
     spec = CATALOG.get(unbound.operation)
-    if spec is None or spec.target is None or spec.ui is None:
+    if not isinstance(spec, WriteTool):
         return unbound
     if spec.target.kind == "transaction":
         return _transactions_offered(customer, unbound, target)
@@ -247,8 +247,7 @@ def _transactions_offered(customer: Customer, unbound: Unbound, target: TargetWo
     return Unbound(unbound.operation, unbound.problem, detail, ranked)
 
 
-def _cards_offered(customer: Customer, unbound: Unbound, target: TargetWords, spec: ToolSpec) -> Unbound:
-    assert spec.ui is not None
+def _cards_offered(customer: Customer, unbound: Unbound, target: TargetWords, spec: WriteTool) -> Unbound:
     ranked = card_candidates(customer, target, spec.ui.offered, card_row)
     detail = unbound.detail
     if ranked and unbound.problem != "unsure":
@@ -261,4 +260,4 @@ def _described(text: str, operation: str, today: date) -> TargetWords:
     the grammar reads a request's (its features: reference, digits, amount, date,
     words)."""
     text = grammar.plain_words(normalised(text or "").replace("ё", "е").replace("Ё", "Е"))
-    return grammar._target(text, operation, today)  # noqa: SLF001 (the grammar's reader)
+    return grammar._target(text, grammar.target_kind(operation), today)  # noqa: SLF001 (the grammar's reader)

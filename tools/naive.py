@@ -22,7 +22,7 @@ from accounts.models import Account, Card, Transaction
 from accounts.selectors import statement_for_month
 from disputes.reasons import DISPUTE_REASONS
 from errors import DomainError
-from tools.catalog import CATALOG, transaction_row
+from tools.catalog import CATALOG, ReadTool, transaction_row
 from tools.context import CUSTOMER_SCOPES, ActionContext
 from tools.harness import OutcomeStatus, ToolOutcome
 from tools.models import ToolCallTrace
@@ -120,14 +120,13 @@ class NaiveHarness:
         spec = CATALOG.get(name)
         if spec is None:
             raise KeyError(f"no tool {name}")
-        if spec.effect == "read":
+        if isinstance(spec, ReadTool):
             ctx = ActionContext(
                 customer=self.customer, conversation=self.conversation, scopes=CUSTOMER_SCOPES
             )
             return spec.run(ctx, spec.args.model_validate(args))
         # A write runs at once, for whoever owns the object it names: no mandate,
         # no confirmation, no ownership check.
-        assert spec.target is not None
         args = {key: str(value) for key, value in args.items() if value is not None}
         args[spec.target.kind] = spec.target.normal(args.get(spec.target.kind, ""))
         if "reason" in spec.args.model_fields:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
 from errors import DomainError
-from tools.catalog import CATALOG, ToolArgs, ToolSpec
+from tools.catalog import CATALOG, ReadTool, Tool, ToolArgs, WriteTool
 from tools.context import ActionContext
 from tools.mandate import Grant
 
@@ -47,7 +47,7 @@ def validation_denial(name: str, error: ValidationError) -> Denial:
     )
 
 
-def parse_call(name: str, raw_args: Any) -> tuple[ToolSpec, ToolArgs] | Denial:
+def parse_call(name: str, raw_args: Any) -> tuple[Tool, ToolArgs] | Denial:
     """Find the tool and validate its arguments; no database work."""
     spec = CATALOG.get(name) if isinstance(name, str) else None
     if spec is None:
@@ -61,14 +61,13 @@ def parse_call(name: str, raw_args: Any) -> tuple[ToolSpec, ToolArgs] | Denial:
         return validation_denial(name, error)
 
 
-def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial | None:
+def denial_reason(ctx: ActionContext, spec: Tool, args: ToolArgs) -> Denial | None:
     """None when the call may proceed (a read runs; a write becomes a proposal)."""
     if not ctx.has_scopes(spec.scopes):
         missing = ", ".join(sorted(spec.scopes - ctx.scopes))
         return Denial("missing_scope", f"This session may not use {spec.name} (it needs {missing}).")
-    if spec.effect == "read":
+    if isinstance(spec, ReadTool):
         return None
-    assert spec.check is not None and spec.grant is not None and spec.sentences is not None
     mandate = ctx.mandate
     if not mandate.allows(spec.operation):
         return Denial("not_in_mandate", spec.sentences.not_asked)
@@ -93,8 +92,7 @@ def denial_reason(ctx: ActionContext, spec: ToolSpec, args: ToolArgs) -> Denial 
     return None
 
 
-def _not_granted(ctx: ActionContext, spec: ToolSpec) -> Denial:
-    assert spec.sentences is not None and spec.describe_grant is not None
+def _not_granted(ctx: ActionContext, spec: WriteTool) -> Denial:
     mandate, sentences, operation = ctx.mandate, spec.sentences, spec.operation
     granted = [g for g in mandate.grants if g.operation == operation]
     unbound = mandate.unbound_for(operation)
@@ -124,7 +122,7 @@ def _not_granted(ctx: ActionContext, spec: ToolSpec) -> Denial:
                 fit="several",
             )
         closest = sentences.closest or sentences.ambiguous
-        plural = spec.target.plural if spec.target else "objects"
+        plural = spec.target.plural
         lead = (
             unsure
             if unbound.problem == "unsure"
@@ -144,7 +142,7 @@ def _not_granted(ctx: ActionContext, spec: ToolSpec) -> Denial:
     return Denial("target_not_in_mandate", sentences.not_identified + (f" ({detail})" if detail else ""))
 
 
-def _granted_calls(ctx: ActionContext, spec: ToolSpec, grants: list[Grant]) -> tuple[dict[str, str], ...]:
+def _granted_calls(ctx: ActionContext, spec: WriteTool, grants: list[Grant]) -> tuple[dict[str, str], ...]:
     """The exact arguments of the calls these grants authorise."""
     if spec.selected is None:
         return ()

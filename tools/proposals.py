@@ -32,7 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from errors import Conflict, DomainError, NotFound
-from tools.catalog import CATALOG, ToolArgs, ToolSpec
+from tools.catalog import CATALOG, ToolArgs, WriteTool
 from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
 from tools.faults import fault_point
 from tools.idempotency import (
@@ -87,7 +87,7 @@ def _conversation_of(ctx: ActionContext) -> Any:
 
 def proposal_create(
     ctx: ActionContext,
-    spec: ToolSpec,
+    spec: WriteTool,
     args: ToolArgs,
     sources: list[Source],
     *,
@@ -96,9 +96,8 @@ def proposal_create(
     """Store what policy allowed, with every external text read before it; each is
     marked with why the card shows it, if it does (``sources[read_from:]`` were read
     in this turn: tools/provenance.py, ``shown_because``)."""
-    assert spec.summary is not None
     canonical = args.model_dump(mode="json")
-    target = str(canonical.get(spec.target.kind, "")) if spec.target is not None else None
+    target = str(canonical.get(spec.target.kind, ""))
     return Proposal.objects.create(
         customer=ctx.customer,
         conversation=_conversation_of(ctx),
@@ -117,7 +116,9 @@ def proposal_said(proposal: Proposal) -> str:
     words, which also name the card's brand or the transaction's date and reason)."""
     spec = CATALOG.get(proposal.tool)
     english = (translation.get_language() or "en").startswith("en")
-    return (spec.action_text(proposal.args) if spec is not None and not english else "") or proposal.summary
+    return (
+        spec.action_text(proposal.args) if isinstance(spec, WriteTool) and not english else ""
+    ) or proposal.summary
 
 
 def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
@@ -129,7 +130,7 @@ def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
     ).exclude(status=Proposal.Status.EXPIRED)
     for proposal in made:
         spec = CATALOG.get(proposal.tool)
-        if spec is None or spec.grant is None:
+        if not isinstance(spec, WriteTool):
             continue
         try:
             grant = spec.grant(ctx, spec.args.model_validate(proposal.args))

@@ -14,18 +14,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from accounts.categories import CATEGORIES, categories_named
-from tools.grammar import (
-    BLOCK_CARD,
-    RAISE_DISPUTE,
-    UNBLOCK_CARD,
-    misspelt_operation,
-    plain_words,
-    read_request,
-)
+from tools.grammar import misspelt_operation, plain_words, read_request
 
 from .months import MONTH_BY_NAME, MonthMention, find_month
 from .periods import Period, find_period
 from .typos import corrected
+
+# The write tools, by the names the model is shown them (the mandate reads them by their words).
+BLOCK_CARD, UNBLOCK_CARD, RAISE_DISPUTE = "block_card", "unblock_card", "raise_dispute"
 
 Intent = Literal[
     "statement",

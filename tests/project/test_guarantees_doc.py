@@ -14,7 +14,7 @@ DOC = ROOT / "docs" / "guarantees.md"
 REFERENCE = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 # A code pointer: a path (`tools/proposals.py`, `tools/catalog/`,
 # `templates/bankbot/stream.html#receipt`: a template's partial) or a name
-# (`proposal_claim`, `ToolSpec.traced`, `agent._known_text`, `spec.run(ctx, ...)`);
+# (`proposal_claim`, `ReadTool.traced`, `agent._known_text`, `spec.run(ctx, ...)`);
 # anything else in backticks (SQL, HTML, a header) is not one.
 POINTER = re.compile(r"`([^`\n]+)`")
 NAME = re.compile(r"([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(.*\))?")
@@ -133,9 +133,9 @@ def test_every_module_and_name_it_points_at_exists():
 
 def test_the_checker_catches_a_stale_pointer():
     source = _source()
-    assert source.knows("proposal_claim") and source.knows("ToolSpec.traced")
+    assert source.knows("proposal_claim") and source.knows("ReadTool.traced")
     assert source.knows("agent._known_text") and source.knows("OperationalError")
-    assert not source.knows("proposal_claim_old") and not source.knows("ToolSpec.retraced")
+    assert not source.knows("proposal_claim_old") and not source.knows("ReadTool.retraced")
     assert not source.knows("agent.known_text_gone")
     assert _path_exists("tools/proposals.py") and _path_exists("tools/catalog/")
     assert _path_exists("templates/bankbot/stream.html#receipt")

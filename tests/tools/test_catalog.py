@@ -25,8 +25,8 @@ from tools.catalog import (
     Outcome,
     Sentences,
     ToolArgs,
-    ToolSpec,
     UiAction,
+    WriteTool,
     openai_tools,
 )
 from tools.models import Proposal, ToolCallTrace
@@ -48,10 +48,9 @@ def _run(ctx: Any, args: PolishCardArgs, *, idempotency_key: uuid.UUID) -> dict[
     return {"card": args.card, "polished": True}
 
 
-POLISH = ToolSpec(
+POLISH = WriteTool(
     name="polish_card",
     args=PolishCardArgs,
-    effect="write",
     scopes=frozenset({READ_CARDS}),
     run=_run,
     target=CARD,
@@ -191,3 +190,11 @@ def test_it_leaves_the_catalog_as_it_found_it():
             pass
     assert list(CATALOG) == before
     assert "polish_card" not in [t["function"]["name"] for t in openai_tools()]
+
+
+def test_a_write_tool_is_not_made_without_what_a_write_needs():
+    with pytest.raises(TypeError, match="target"):
+        WriteTool(name="half_a_tool", args=PolishCardArgs, scopes=frozenset({READ_CARDS}), run=_run)
+    # Its class is its effect: the catalog's writes are exactly its WriteTools.
+    assert {spec.effect for spec in CATALOG.values()} == {"read", "write"}
+    assert CATALOG.writes() == [spec for spec in CATALOG.values() if spec.effect == "write"]

@@ -6,8 +6,8 @@ import pytest
 
 from accounts.models import Card
 from disputes.models import Dispute
-from tools.context import READ_CARDS
 from tools.models import Proposal, ToolCallTrace
+from tools.scopes import READ_CARDS
 
 
 def dispute(reference: str, amount: str, reason: str = "not_recognised") -> dict:

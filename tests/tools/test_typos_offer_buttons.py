@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tools.grammar import BLOCK_CARD, RAISE_DISPUTE, misspelt_operation
+from tools.catalog.block_card import NAME as BLOCK_CARD
+from tools.catalog.raise_dispute import NAME as RAISE_DISPUTE
+from tools.grammar import misspelt_operation
 from tools.mandate import mandate_for
 
 pytestmark = pytest.mark.django_db

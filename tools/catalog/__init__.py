@@ -1,7 +1,7 @@
 """The tool catalog: one entry per tool, each carrying everything about it (G2).
 
 The explicit list below is every tool the model may call, in the order it is
-shown them. Each entry (a ``ToolSpec``, tools/catalog/base.py) lives in the
+shown them. Each entry (a ``ReadTool`` or ``WriteTool``, tools/catalog/base.py) lives in the
 module named after its tool; policy, the mandate, the chat and docs/tools.md
 read the entries, so a new tool is a new module and one line here.
 """
@@ -20,7 +20,17 @@ from tools.catalog import (
     reads,
     unblock_card,
 )
-from tools.catalog.base import ArgLabel, Catalog, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
+from tools.catalog.base import (
+    ArgLabel,
+    Catalog,
+    Outcome,
+    ReadTool,
+    Sentences,
+    Tool,
+    ToolArgs,
+    UiAction,
+    WriteTool,
+)
 from tools.catalog.rows import CARD, TRANSACTION, Target, card_row, transaction_row
 
 __all__ = [
@@ -30,7 +40,9 @@ __all__ = [
     "Outcome",
     "Sentences",
     "ToolArgs",
-    "ToolSpec",
+    "Tool",
+    "ReadTool",
+    "WriteTool",
     "UiAction",
     "Target",
     "CARD",
@@ -70,7 +82,7 @@ def candidate_rows(
     they fit every word ("several") or are only the "nearest" ({} when there are
     none)."""
     spec = CATALOG.get(tool)
-    if not candidates or spec is None or spec.target is None:
+    if not candidates or not isinstance(spec, WriteTool):
         return {}
     target = spec.target
     rank = {target.normal(name): index for index, name in enumerate(candidates)}
@@ -86,14 +98,11 @@ def candidate_rows(
     return {"candidates": found}
 
 
-def ui_actions_for(kind: str, row: dict[str, Any], *, withheld: bool = False) -> list[ToolSpec]:
+def ui_actions_for(kind: str, row: dict[str, Any], *, withheld: bool = False) -> list[WriteTool]:
     """The write tools whose button belongs on this row (a card, a transaction);
     ``withheld``: also those whose rules refuse this row already (it says why)."""
     return [
         spec
         for spec in CATALOG.writes()
-        if spec.ui is not None
-        and spec.target is not None
-        and spec.target.kind == kind
-        and (spec.ui.offered(row) or (withheld and spec.ui.withheld(row)))
+        if spec.target.kind == kind and (spec.ui.offered(row) or (withheld and spec.ui.withheld(row)))
     ]

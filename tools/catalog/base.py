@@ -1,12 +1,14 @@
 """What a catalog entry is: everything about one tool, in one object (G2).
 
-A ``ToolSpec`` carries the tool's argument model (its docstring is the tool's
-description), effect and scopes; a write also carries its target, its business
-rules (``check``), how the mandate binds a request for it and which grant
-authorises a call (``bind``, ``grant``, ``from_click``), its summary, its button,
-its confirm-card and result wording, its argument labels and the sentences its
-denials use. Policy, the mandate, the chat and the docs read these; none of
-them names a tool.
+A tool is a ``ReadTool`` or a ``WriteTool`` (``Tool``, either). Each carries its
+argument model (its docstring is the tool's description), its scopes and how it runs;
+its class is its effect. A read also says what the audit trace keeps of its result
+(``traced``). A write also carries, all required, its target, its business rules
+(``check``), how the mandate binds a request for it and which grant authorises a call
+(``bind``, ``grant``, ``from_click``), its summary, its button, its confirm-card and
+result wording, its argument labels and the sentences its denials use. Policy, the
+mandate, the chat and the docs read these, narrowing a ``Tool`` with ``isinstance``;
+none of them names a tool.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from openai import pydantic_function_tool
 from pydantic import BaseModel, ConfigDict
@@ -85,37 +87,20 @@ class Outcome:
     rows: tuple[tuple[str, str, ArgKind], ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
-class ToolSpec:
+def keep_all(result: dict[str, Any]) -> dict[str, Any]:
+    """A read's result as the audit trace keeps it: all of it."""
+    return result
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class _Tool:
+    """What every tool has."""
+
     name: str
     args: type[ToolArgs]
-    effect: Literal["read", "write"]
     scopes: frozenset[str]
     run: Callable[..., dict[str, Any]]
     autonomy: str = ""
-    # Reads only: what the audit trace keeps of a result (G9); None keeps all of it.
-    traced: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    # Writes only:
-    target: Target | None = None
-    check: Callable[[ActionContext, Any], None] | None = None  # business rules
-    grant: Callable[[ActionContext, Any], Grant | None] | None = None  # exactly this call
-    bind: Callable[[Customer, Request, str], Grant | Unbound] | None = None  # a request
-    from_click: Callable[[Mapping[str, str], str], Grant | None] | None = None
-    summary: Callable[[ActionContext, Any], str] | None = None  # the record's English
-    describe_grant: Callable[[Grant], str] | None = None  # a grant, to the model
-    sentences: Sentences | None = None
-    ui: UiAction | None = None
-    action: Any = None  # the confirm card's action, a lazy format over the arguments
-    outcome: Callable[[Mapping[str, Any]], Outcome] | None = None
-    # The call a click on a row's button means, exactly its grant: the chat proposes
-    # it at once, without asking the model (may raise DomainError: not theirs).
-    selected: Callable[[ActionContext, Grant], dict[str, Any]] | None = None
-    arg_labels: Mapping[str, ArgLabel] = field(default_factory=dict)
-
-    @property
-    def operation(self) -> str:
-        """The mandate operation a write needs: its own name."""
-        return self.name if self.effect == "write" else ""
 
     @property
     def description(self) -> str:
@@ -124,12 +109,47 @@ class ToolSpec:
     def openai_schema(self) -> dict[str, Any]:
         return dict(pydantic_function_tool(self.args, name=self.name, description=self.description))
 
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ReadTool(_Tool):
+    """A tool that reads the customer's data; it runs when policy allows the call."""
+
+    effect: ClassVar[Literal["read"]] = "read"
+    # What the audit trace keeps of a result (G9).
+    traced: Callable[[dict[str, Any]], dict[str, Any]] = keep_all
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class WriteTool(_Tool):
+    """A tool that changes something: proposed when the mandate grants exactly the call,
+    carried out when the customer confirms it."""
+
+    effect: ClassVar[Literal["write"]] = "write"
+    target: Target
+    check: Callable[[ActionContext, Any], None]  # business rules
+    grant: Callable[[ActionContext, Any], Grant | None]  # exactly this call
+    bind: Callable[[Customer, Request, str], Grant | Unbound]  # a request
+    from_click: Callable[[Mapping[str, str], str], Grant | None]
+    summary: Callable[[ActionContext, Any], str]  # the record's English
+    describe_grant: Callable[[Grant], str]  # a grant, to the model
+    sentences: Sentences
+    ui: UiAction
+    action: Any  # the confirm card's action, a lazy format over the arguments
+    outcome: Callable[[Mapping[str, Any]], Outcome]
+    arg_labels: Mapping[str, ArgLabel]
+    # The call a click on a row's button means, exactly its grant: the chat proposes
+    # it at once, without asking the model (may raise DomainError: not theirs). None
+    # leaves the click to the model, which the mandate still holds to the grant.
+    selected: Callable[[ActionContext, Grant], dict[str, Any]] | None = None
+
+    @property
+    def operation(self) -> str:
+        """The mandate operation a write needs: its own name."""
+        return self.name
+
     def action_text(self, args: Mapping[str, Any]) -> str:
         """The confirm card's action over stored arguments, in the active language,
-        amounts written its way ("" without a wording, or for arguments stored before
-        a change of wording)."""
-        if self.action is None:
-            return ""
+        amounts written its way ("" for arguments stored before a change of wording)."""
         values = {
             key: kzt_text(value) if self.arg_labels.get(key, ArgLabel(key)).kind == "money" else value
             for key, value in args.items()
@@ -139,19 +159,20 @@ class ToolSpec:
         except (KeyError, TypeError, ValueError):
             return ""
 
-    def ui_grant(self, action: Mapping[str, str], source: str) -> Grant | None:
-        return self.from_click(action, source) if self.from_click else None
+
+Tool = ReadTool | WriteTool
+_T = TypeVar("_T", ReadTool, WriteTool)
 
 
-class Catalog(dict[str, ToolSpec]):
+class Catalog(dict[str, Tool]):
     """The tools, by name, in the order the model is shown them."""
 
-    def __init__(self, specs: list[ToolSpec]) -> None:
+    def __init__(self, specs: list[Tool]) -> None:
         super().__init__((spec.name, spec) for spec in specs)
-        self._schemas: tuple[tuple[ToolSpec, ...], str] | None = None
+        self._schemas: tuple[tuple[Tool, ...], str] | None = None
 
-    def writes(self) -> list[ToolSpec]:
-        return [spec for spec in self.values() if spec.effect == "write"]
+    def writes(self) -> list[WriteTool]:
+        return [spec for spec in self.values() if isinstance(spec, WriteTool)]
 
     def openai_tools(self) -> list[dict[str, Any]]:
         """The tool list sent to the model: a fresh copy of schemas built once per
@@ -164,7 +185,7 @@ class Catalog(dict[str, ToolSpec]):
         return json.loads(self._schemas[1])
 
     @contextmanager
-    def registered(self, spec: ToolSpec) -> Iterator[ToolSpec]:
+    def registered(self, spec: _T) -> Iterator[_T]:
         """The catalog with one more tool, for as long as the block runs (tests)."""
         if spec.name in self:
             raise ValueError(f"{spec.name} is already in the catalog")

@@ -15,7 +15,7 @@ from accounts.selectors import card_get
 from accounts.services import card_block
 from errors import RuleViolation
 from tools.binding import Grant, Unbound, bind_card
-from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
+from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, UiAction, WriteTool
 from tools.catalog.rows import CARD
 from tools.grammar import Request
 from tools.scopes import BLOCK_CARDS, READ_CARDS
@@ -70,10 +70,9 @@ def outcome(result: Mapping[str, Any]) -> Outcome:
     return Outcome(_("Card %(label)s is blocked.") % {"label": result.get("label")})
 
 
-SPEC = ToolSpec(
+SPEC = WriteTool(
     name=NAME,
     args=BlockCardArgs,
-    effect="write",
     scopes=frozenset({READ_CARDS, BLOCK_CARDS}),
     run=run,
     target=CARD,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from accounts.selectors import accounts_for_customer
-from tools.catalog.base import ToolArgs, ToolSpec
+from tools.catalog.base import ReadTool, ToolArgs
 from tools.scopes import READ_STATEMENTS
 
 if TYPE_CHECKING:
@@ -35,10 +35,9 @@ def get_balance(ctx: ActionContext, args: GetBalanceArgs) -> dict[str, Any]:
     }
 
 
-SPEC = ToolSpec(
+SPEC = ReadTool(
     name=NAME,
     args=GetBalanceArgs,
-    effect="read",
     scopes=frozenset({READ_STATEMENTS}),
     run=get_balance,
     autonomy="Runs at once, on a path that cannot write; the customer's own accounts only.",

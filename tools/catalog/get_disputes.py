@@ -9,7 +9,7 @@ from django.utils import timezone
 from pydantic import Field
 
 from disputes.selectors import disputes_for_customer
-from tools.catalog.base import ToolArgs, ToolSpec
+from tools.catalog.base import ReadTool, ToolArgs
 from tools.provenance import STAFF, External
 from tools.scopes import READ_DISPUTES
 
@@ -49,10 +49,9 @@ def get_disputes(ctx: ActionContext, args: GetDisputesArgs) -> dict[str, Any]:
     return {"disputes": rows, "count": len(rows)}
 
 
-SPEC = ToolSpec(
+SPEC = ReadTool(
     name=NAME,
     args=GetDisputesArgs,
-    effect="read",
     scopes=frozenset({READ_DISPUTES}),
     run=get_disputes,
     autonomy="Runs at once, on a path that cannot write; the customer's own disputes only, at most 10.",

@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 
 from accounts.categories import CATEGORIES
 from accounts.selectors import parse_month, spending_for_period
-from tools.catalog.base import ToolArgs, ToolSpec
+from tools.catalog.base import ReadTool, ToolArgs
 from tools.catalog.reads import MONTH_PATTERN, rows_traced
 from tools.catalog.rows import transaction_row
 from tools.scopes import READ_STATEMENTS
@@ -85,10 +85,9 @@ def get_spending(ctx: ActionContext, args: GetSpendingArgs) -> dict[str, Any]:
     }
 
 
-SPEC = ToolSpec(
+SPEC = ReadTool(
     name=NAME,
     args=GetSpendingArgs,
-    effect="read",
     scopes=frozenset({READ_STATEMENTS}),
     run=get_spending,
     traced=rows_traced,

@@ -20,7 +20,7 @@ from disputes.models import Dispute
 from disputes.reasons import DISPUTE_REASONS, REASON_LABELS
 from disputes.services import dispute_check, dispute_open, dispute_window_open
 from tools.binding import Grant, bind_transaction
-from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
+from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, UiAction, WriteTool
 from tools.catalog.reads import AMOUNT_PATTERN
 from tools.catalog.rows import TRANSACTION
 from tools.grammar import DEFAULT_REASON, REASONS
@@ -171,10 +171,9 @@ def outcome(result: Mapping[str, Any]) -> Outcome:
     )
 
 
-SPEC = ToolSpec(
+SPEC = WriteTool(
     name=NAME,
     args=RaiseDisputeArgs,
-    effect="write",
     scopes=frozenset({READ_STATEMENTS, OPEN_DISPUTES}),
     run=run,
     target=TRANSACTION,

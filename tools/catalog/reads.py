@@ -9,7 +9,7 @@ from django.utils import timezone
 from pydantic import Field
 
 from accounts.selectors import cards_for_customer, statement_for_month, transactions_find
-from tools.catalog.base import ToolArgs, ToolSpec
+from tools.catalog.base import ReadTool, ToolArgs
 from tools.catalog.rows import card_row, transaction_row
 from tools.scopes import READ_CARDS, READ_STATEMENTS
 
@@ -88,27 +88,24 @@ def find_transactions(ctx: ActionContext, args: FindTransactionsArgs) -> dict[st
     return {"transactions": [transaction_row(t) for t in rows], "count": len(rows)}
 
 
-GET_STATEMENT = ToolSpec(
+GET_STATEMENT = ReadTool(
     name="get_statement",
     args=GetStatementArgs,
-    effect="read",
     scopes=frozenset({READ_STATEMENTS}),
     run=get_statement,
     traced=rows_traced,
     autonomy=AT_ONCE,
 )
-LIST_CARDS = ToolSpec(
+LIST_CARDS = ReadTool(
     name="list_cards",
     args=ListCardsArgs,
-    effect="read",
     scopes=frozenset({READ_CARDS}),
     run=list_cards,
     autonomy=AT_ONCE,
 )
-FIND_TRANSACTIONS = ToolSpec(
+FIND_TRANSACTIONS = ReadTool(
     name="find_transactions",
     args=FindTransactionsArgs,
-    effect="read",
     scopes=frozenset({READ_STATEMENTS}),
     run=find_transactions,
     traced=rows_traced,

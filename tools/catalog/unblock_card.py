@@ -15,7 +15,7 @@ from accounts.models import Card, Customer
 from accounts.selectors import card_get
 from accounts.services import card_unblock_check, card_unblock_own
 from tools.binding import Grant, Unbound, bind_card
-from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, ToolSpec, UiAction
+from tools.catalog.base import ArgLabel, Outcome, Sentences, ToolArgs, UiAction, WriteTool
 from tools.catalog.rows import CARD
 from tools.grammar import Request
 from tools.scopes import READ_CARDS, UNBLOCK_CARDS
@@ -69,10 +69,9 @@ def outcome(result: Mapping[str, Any]) -> Outcome:
     return Outcome(_("Card %(label)s is unblocked.") % {"label": result.get("label")})
 
 
-SPEC = ToolSpec(
+SPEC = WriteTool(
     name=NAME,
     args=UnblockCardArgs,
-    effect="write",
     scopes=frozenset({READ_CARDS, UNBLOCK_CARDS}),
     run=run,
     target=CARD,
