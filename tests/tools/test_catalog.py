@@ -174,7 +174,8 @@ def test_its_confirm_card_and_button_come_from_the_catalog(polish, alice, alice_
     )
     card = proposal_card(Proposal.objects.get())
     assert card.action == "Polish the card ending 4242"
-    assert card.rows == [("Card to polish", "•••• 4242")]
+    # The card names its target as the customer knows it, from their own data.
+    assert card.rows == [("Card to polish", "Visa •••• 4242")]
 
     row = {"card": "4242", "label": "Visa •••• 4242", "status": Card.Status.ACTIVE}
     buttons = {a.operation: a for a in row_actions("card", row)}
