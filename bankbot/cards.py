@@ -216,6 +216,8 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     harness checks it like any other."""
     actions = []
     for spec in ui_actions_for(kind, row, withheld=True):
+        if spec.name == "raise_dispute" and row.get("dispute_open"):
+            continue  # its dispute is open: the row shows its status instead
         target = str(row.get(spec.target.key, ""))
         actions.append(
             RowAction(
