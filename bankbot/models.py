@@ -14,6 +14,9 @@ class Conversation(models.Model):
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="conversations")
     title = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The bank has news here (a dispute opened in it moved) that the customer has not
+    # opened the conversation since: its entry in the sidebar says so.
+    news_unseen = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["customer", "-created_at"], name="conversation_recent_idx")]

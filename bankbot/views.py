@@ -123,7 +123,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 @customer_view
 def conversation_detail(request: HtmxHttpRequest, customer: Customer, public_id: uuid.UUID) -> HttpResponse:
-    return _chat_page(request, customer, _conversation_or_404(customer, public_id))
+    conversation = _conversation_or_404(customer, public_id)
+    if conversation.news_unseen:  # opened: its news is seen, the sidebar's mark goes
+        Conversation.objects.filter(pk=conversation.pk).update(news_unseen=False)
+        conversation.news_unseen = False
+    return _chat_page(request, customer, conversation)
 
 
 def _chat_page(

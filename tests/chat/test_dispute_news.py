@@ -133,3 +133,54 @@ async def test_an_open_socket_hears_the_move_live_in_its_language(
     assert "being reviewed" in card
     await english.disconnect()
     await russian.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_tab_on_another_conversation_hears_it_with_a_link_and_the_sidebar_mark(
+    connect, browser_for, alice, alice_conversation, bob, bob_conversation, staff
+):
+    """The customer's own sockets only (their user's group): a tab on a newer
+    conversation gets the news with a link back and the sidebar's mark; the tab on the
+    dispute's conversation gets it once, as before; another customer hears nothing."""
+    from bankbot.models import Conversation
+
+    dispute = await database_sync_to_async(lambda: open_dispute(browser_for(alice), alice_conversation))()
+    newer = await database_sync_to_async(Conversation.objects.create)(customer=alice)
+    here, _ = await connect(alice_conversation, user=alice.user)
+    elsewhere, _ = await connect(newer, user=alice.user, lang="ru")
+    other, _ = await connect(bob_conversation, user=bob.user)
+    await database_sync_to_async(move)(dispute, staff, "in_review", "Asked the merchant.")
+
+    [heard_here] = await receive_until(here, "news-")
+    [heard_elsewhere] = await receive_until(elsewhere, "news-")
+    assert f"Спор {dispute.reference} рассматривается." in heard_elsewhere
+    assert f'href="/c/{alice_conversation.public_id}/#news-' in heard_elsewhere
+    assert f'id="news-badge-{alice_conversation.public_id.hex}" hx-swap-oob="true"' in heard_elsewhere
+    assert "Новое по спору" in heard_elsewhere
+    assert "proposal-" not in heard_elsewhere  # the card is in the other conversation
+    assert "news-badge" not in heard_here and "proposal-" in heard_here
+    assert await here.receive_nothing(timeout=0.3)  # once, not once per group
+    assert await other.receive_nothing(timeout=0.3)
+    for socket in (here, elsewhere, other):
+        await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_sidebar_marks_the_conversation_until_it_is_opened(
+    browser_for, alice, alice_conversation, staff, django_capture_on_commit_callbacks
+):
+    from bankbot.models import Conversation
+
+    client = browser_for(alice)
+    dispute = open_dispute(client, alice_conversation)
+    newer = Conversation.objects.create(customer=alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        move(dispute, staff, "in_review")
+    badge = (
+        f'id="news-badge-{alice_conversation.public_id.hex}"><span class="badge badge--news">Dispute update'
+    )
+    assert badge in client.get(f"/c/{newer.public_id}/").content.decode()
+    client.get(f"/c/{alice_conversation.public_id}/")  # opened: seen
+    assert badge not in client.get(f"/c/{newer.public_id}/").content.decode()
+    alice_conversation.refresh_from_db()
+    assert not alice_conversation.news_unseen
