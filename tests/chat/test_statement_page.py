@@ -74,3 +74,32 @@ def test_it_explains_a_month_or_page_out_of_range(browser_for, alice, fields, sa
 def test_it_links_no_month_past_the_last_it_can_show(browser_for, alice):
     html = browser_for(alice).get("/statement/?month=9998-12").content.decode()
     assert "?month=9998-11" in html and "?month=9999-01" not in html
+
+
+def test_a_disputed_row_says_its_status_and_offers_no_second_dispute(browser_for, alice, alice_conversation):
+    import uuid
+
+    from disputes.models import Dispute
+    from disputes.services import dispute_open
+
+    dispute_open(
+        customer=alice,
+        transaction_reference="T-1001",
+        amount="15000",
+        reason="not_recognised",
+        idempotency_key=uuid.uuid4(),
+    )
+    client = browser_for(alice)
+    html = client.get(f"/statement/?month={month_of(5)}").content.decode()
+    assert "Dispute open</span>" in html
+    assert 'name="target" value="T-1001"' not in html  # no second "Dispute…" while it is open
+    Dispute.objects.update(status=Dispute.Status.REJECTED)
+    html = client.get(f"/statement/?month={month_of(5)}").content.decode()
+    assert "Dispute rejected</span>" in html and 'name="target" value="T-1001"' in html
+
+
+def test_a_rows_button_names_no_conversation(browser_for, alice, alice_conversation):
+    """It starts its action in a conversation of its own, not in the newest one."""
+    html = browser_for(alice).get(f"/statement/?month={month_of(5)}").content.decode()
+    assert 'name="operation" value="raise_dispute"' in html
+    assert 'name="conversation"' not in html
