@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.money import kzt_text
 from accounts.selectors import customer_transactions
 from accounts.text import reveal_hidden
+from disputes.models import Dispute
 from disputes.reasons import REASON_LABELS
 from tools.catalog import CATALOG, ArgLabel, WriteTool, ui_actions_for
 from tools.models import Proposal
@@ -230,6 +231,28 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
             )
         )
     return actions
+
+
+def transactions_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[str, Any]]:
+    """A statement's rows (or found transactions), each with its transaction's dispute
+    as it is now, if the customer has one: the open one, else the latest decided
+    (``dispute_status``). ``dispute_open`` withholds a second Dispute… (row_actions)."""
+    references = [str(row.get("reference", "")) for row in rows]
+    latest: dict[str, str] = {}
+    if customer is not None and any(references):
+        for reference, status in (
+            Dispute.objects.filter(customer=customer, transaction__reference__in=references)
+            .order_by("created_at", "pk")
+            .values_list("transaction__reference", "status")
+        ):
+            if latest.get(reference) not in Dispute.OPEN_STATUSES:
+                latest[reference] = status
+    shown = []
+    for row, reference in zip(rows, references, strict=True):
+        found = latest.get(reference)
+        extra = {"dispute_status": found, "dispute_open": found in Dispute.OPEN_STATUSES} if found else {}
+        shown.append({**row, **extra})
+    return shown
 
 
 def disputes_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[str, Any]]:

@@ -59,7 +59,6 @@ from bankbot.outage import (
     keeps_its_form,
 )
 from bankbot.turns import turn_slots
-from disputes.models import Dispute
 from errors import DomainError, InvalidInput, NotFound
 from tools import proposals
 from tools.catalog import card_row, transaction_row
@@ -248,7 +247,7 @@ def statement(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
     context.update(
         statement={
             "month": str(result.month),
-            "transactions": _with_disputes(customer, [_transaction_row(t) for t in result.transactions]),
+            "transactions": [_transaction_row(t) for t in result.transactions],
             "count": result.count,
             "total_kzt": f"{result.total:.2f}",
             "has_more": result.has_more,
@@ -271,25 +270,6 @@ def _page_number(value: str | None) -> int:
 def _transaction_row(txn: Any) -> dict[str, Any]:
     # The same shape as get_statement's rows, so one partial renders both.
     return transaction_row(txn, for_model=False)
-
-
-def _with_disputes(customer: Customer, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each row with its transaction's dispute, if any: the open one, else the latest
-    decided (``dispute_status``; ``dispute_open`` withholds a second Dispute…)."""
-    references = [row.get("reference") for row in rows]
-    latest: dict[str, str] = {}
-    for reference, status in (
-        Dispute.objects.filter(customer=customer, transaction__reference__in=references)
-        .order_by("created_at", "pk")
-        .values_list("transaction__reference", "status")
-    ):
-        if latest.get(reference) not in Dispute.OPEN_STATUSES:
-            latest[reference] = status
-    for row in rows:
-        found = latest.get(str(row.get("reference")))
-        if found:
-            row.update(dispute_status=found, dispute_open=found in Dispute.OPEN_STATUSES)
-    return rows
 
 
 def _shift(year: int, month: int, delta: int) -> str:

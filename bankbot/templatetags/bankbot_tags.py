@@ -87,6 +87,14 @@ def disputes_shown(rows: list[dict[str, Any]], conversation: Any = None) -> list
     return cards.disputes_shown(rows or [], getattr(conversation, "customer", None))
 
 
+@register.simple_tag(takes_context=True)
+def transactions_shown(context: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A statement's rows with each transaction's dispute as it is now (bankbot/cards.py):
+    the customer is the page's, or the conversation's on a streamed fragment."""
+    customer = context.get("customer") or getattr(context.get("conversation"), "customer", None)
+    return cards.transactions_shown(rows or [], customer)
+
+
 @register.simple_tag
 def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     """The write buttons on one row of a card list or a statement (bankbot/cards.py)."""

@@ -103,3 +103,18 @@ def test_a_rows_button_names_no_conversation(browser_for, alice, alice_conversat
     html = browser_for(alice).get(f"/statement/?month={month_of(5)}").content.decode()
     assert 'name="operation" value="raise_dispute"' in html
     assert 'name="conversation"' not in html
+
+
+def test_a_statement_in_the_chat_shows_the_dispute_as_it_is_now(browser_for, alice, alice_conversation):
+    """The chat's statement table, reloaded after the row was disputed, says so too."""
+    from tests.chat.test_dispute_news import open_dispute
+
+    client = browser_for(alice)
+    client.post(
+        "/messages/",
+        {"conversation": str(alice_conversation.public_id), "text": f"Show my statement for {month_of(5)}"},
+    )
+    open_dispute(client, alice_conversation)
+    html = client.get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert "Dispute open</span>" in html
+    assert 'aria-label="Dispute T-1001…"' not in html
