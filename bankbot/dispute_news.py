@@ -46,7 +46,8 @@ def proposal_of(dispute: Dispute) -> Proposal | None:
 
 
 def dispute_news_post(*, dispute: Dispute, review: DisputeReview) -> Message | None:
-    """Store the news in the dispute's conversation and push it to its open tabs."""
+    """Store the news in the dispute's conversation, mark it there for the sidebar,
+    and push it to every open tab of the customer's."""
     proposal = proposal_of(dispute)
     if proposal is None:
         return None
