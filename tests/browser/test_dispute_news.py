@@ -76,7 +76,7 @@ def test_the_news_reaches_her_in_a_newer_conversation(browser: Browser, own_serv
     comes there, with a link to the conversation of the dispute, which the sidebar
     marks until she opens it; the statement row says the dispute's status."""
     from bankbot.models import Conversation
-    from tests.browser.test_accessibility import chat_with_everything, in_language
+    from tests.browser.test_accessibility import assert_accessible, chat_with_everything, in_language
     from tests.browser.test_accessibility import sign_in as sign_in_any_language
 
     server, says = own_server, WHERE_SHE_IS[language]
@@ -112,6 +112,7 @@ def test_the_news_reaches_her_in_a_newer_conversation(browser: Browser, own_serv
     expect(news).to_contain_text(f"{dispute.reference} {says['news']}")
     expect(news).to_contain_text(NOTE)
     expect(origin_entry.locator(".badge--news")).to_have_text(says["badge"])
+    assert_accessible(page, "a newer conversation with the news and the sidebar's mark")
     news.get_by_role("link", name=says["link"]).click()
     expect(page).to_have_url(server(f"/c/{origin.public_id}/") + f"#news-{news_id(dispute)}")
     expect(page.locator(".msg--news").last).to_contain_text(NOTE)
