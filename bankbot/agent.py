@@ -141,7 +141,7 @@ def run_turn(
         model=config.model,
     )
     ctx = action_context_for(user, conversation, mandate=mandate)
-    ctx.spent.update(proposals_spending(ctx, since=customer_message))
+    ctx.spent.update(proposals_spending(ctx, since=customer_message.created_at))
     if turn_config.answer_clicks and (click := selected_call(ctx, customer_message)) is not None:
         return _answer_click(conversation, ctx, click, on_event)
     harness = turn_config.harness(ctx, _sources_seen(conversation))
