@@ -1,7 +1,7 @@
-"""Types on the critical path (docs/layout.md 4.3): the packages below are checked with
-every flag ``mypy --strict`` sets, per module (pyproject's ``[[tool.mypy.overrides]]``),
-and the services that change money, cards and disputes, and the harness's entries (a
-click, the mandate, policy), take no ``Any``.
+"""Types on the critical path (docs/layout.md 4.3): the packages below, and the chat's
+modules that call the harness, are checked with every flag ``mypy --strict`` sets, per
+module (pyproject's ``[[tool.mypy.overrides]]``); the services that change money, cards
+and disputes, and the harness's entries (a click, the mandate, policy), take no ``Any``.
 
 mypy itself is asked: which flags ``--strict`` sets in the installed version, and what
 each module gets from pyproject.toml once its overrides are applied."""
@@ -20,9 +20,21 @@ from mypy.options import PER_MODULE_OPTIONS, Options
 
 ROOT = Path(settings.BASE_DIR)
 
-# The packages (or top-level modules) that must be strict, every module of them. The
-# chat's harness-facing modules (bankbot.agent, .chat, .views, ...) join next.
+# The packages (or top-level modules) that must be strict, every module of them.
 STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools")
+
+# The chat's modules that face the harness: a turn, a click on a row, the views and the
+# confirm card. The rest of bankbot (the socket, streaming, admin) is checked, not strictly.
+STRICT_CHAT_MODULES = (
+    "bankbot.agent",
+    "bankbot.selection",
+    "bankbot.chat",
+    "bankbot.chat_input",
+    "bankbot.mandate_model",
+    "bankbot.views",
+    "bankbot.cards",
+    "bankbot.templatetags.bankbot_tags",
+)
 
 # The services and selectors every caller goes through to read or change a customer's
 # cards and disputes, and the harness's way to them (who acts, what the mandate grants,
@@ -133,13 +145,19 @@ def test_every_module_of_the_package_is_checked_strictly(package, tmp_path):
     assert weaker_than_strict(modules, tmp_path) == {}
 
 
+@pytest.mark.parametrize("module", STRICT_CHAT_MODULES)
+def test_the_chats_harness_facing_modules_are_checked_strictly(module, tmp_path):
+    assert (ROOT / f"{module.replace('.', '/')}.py").is_file(), module
+    assert weaker_than_strict([module], tmp_path) == {}
+
+
 def test_the_global_only_strict_flag_is_on():
     # --strict's one flag that cannot be set per module.
     assert project_options().warn_redundant_casts is True
 
 
-def test_a_module_outside_the_list_is_not_strict():
-    # The check above can tell strict from not (the chat is checked, not strictly).
+def test_a_module_outside_the_lists_is_not_strict():
+    # The checks above can tell strict from not (the chat's socket is checked, not strictly).
     assert project_options().clone_for_module("bankbot.consumers").disallow_untyped_defs is False
 
 
