@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
@@ -22,9 +22,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
+    ChatCompletionMessage,
     ChatCompletionMessageFunctionToolCall,
     ChatCompletionMessageParam,
     ChatCompletionMessageToolCallParam,
+    ChatCompletionMessageToolCallUnion,
     ChatCompletionSystemMessageParam,
     ChatCompletionToolMessageParam,
 )
@@ -48,7 +50,7 @@ from errors import DomainError
 from llm.client import client_for
 from llm.stream import StreamAccumulator, stream_chat
 from tools.catalog import CATALOG, WriteTool
-from tools.context import ActionContext, action_context_for
+from tools.context import ActionContext, SessionUser, action_context_for
 from tools.harness import GuardedHarness, Harness, OutcomeStatus
 from tools.mandate import Mandate, mandate_for
 from tools.models import Proposal, ToolCallTrace
@@ -116,7 +118,7 @@ def _ignore(event: TurnEvent) -> None:
 
 def run_turn(
     *,
-    user: Any,
+    user: SessionUser,
     conversation: Conversation,
     customer_message: Message,
     on_event: Callable[[TurnEvent], None] = _ignore,
@@ -141,7 +143,7 @@ def run_turn(
         model=config.model,
     )
     ctx = action_context_for(user, conversation, mandate=mandate)
-    ctx.spent.update(proposals_spending(ctx, since=customer_message))
+    ctx.spent.update(proposals_spending(ctx, since=customer_message.created_at))
     if turn_config.answer_clicks and (click := selected_call(ctx, customer_message)) is not None:
         return _answer_click(conversation, ctx, click, on_event)
     harness = turn_config.harness(ctx, _sources_seen(conversation))
@@ -161,7 +163,7 @@ def run_turn(
             if stop is not None:
                 stop.check()
             reply = _complete(client, config.model, messages, tools, on_event, gate)
-            tool_calls = reply.tool_calls or []
+            tool_calls = [_function_call(call) for call in reply.tool_calls or []]
             if not tool_calls:
                 if not (reply.content or "").strip():
                     raise TurnFailed(
@@ -366,7 +368,7 @@ def _complete(
     tools: list[dict[str, Any]],
     on_event: Callable[[TurnEvent], None],
     gate: StreamGate | None = None,
-) -> Any:
+) -> ChatCompletionMessage:
     """One streamed model call; text goes out as it comes, through ``gate`` (checked
     text only) when there is one. The chunks are accumulated as they come and the
     completion is built once at the end (llm/stream.py: the SDK's request
@@ -392,8 +394,17 @@ def _complete(
     return completion.choices[0].message
 
 
+def _function_call(call: ChatCompletionMessageToolCallUnion) -> ChatCompletionMessageFunctionToolCall:
+    """A tool call as the harness takes it: a function's name and its arguments. The
+    catalog offers functions only; a call of any other kind is an answer that cannot
+    be read (ValueError, as a malformed stream is)."""
+    if not isinstance(call, ChatCompletionMessageFunctionToolCall):
+        raise ValueError(f"the model made a tool call of type {call.type!r}")
+    return call
+
+
 def _store_tool_calls(
-    conversation: Conversation, content: str, tool_calls: list[Any]
+    conversation: Conversation, content: str, tool_calls: Sequence[ChatCompletionMessageFunctionToolCall]
 ) -> ChatCompletionAssistantMessageParam:
     calls: list[ChatCompletionMessageToolCallParam] = [
         {
@@ -413,7 +424,10 @@ def _store_tool_calls(
 
 
 def _run_tool(
-    conversation: Conversation, harness: Harness, call: Any, on_event: Callable[[TurnEvent], None]
+    conversation: Conversation,
+    harness: Harness,
+    call: ChatCompletionMessageFunctionToolCall,
+    on_event: Callable[[TurnEvent], None],
 ) -> ChatCompletionToolMessageParam:
     before = len(harness.sources)
     outcome = harness.call(call.function.name, call.function.arguments)
@@ -442,7 +456,7 @@ def _run_tool(
 def _finish(
     conversation: Conversation,
     text: str,
-    ctx: Any,
+    ctx: ActionContext,
     on_event: Callable[[TurnEvent], None],
     check_output: bool = True,
 ) -> Message:
@@ -471,7 +485,7 @@ def _finish(
 
 
 def _finish_streamed(
-    conversation: Conversation, gate: StreamGate, ctx: Any, on_event: Callable[[TurnEvent], None]
+    conversation: Conversation, gate: StreamGate, ctx: ActionContext, on_event: Callable[[TurnEvent], None]
 ) -> Message:
     """The answer the customer has watched stream, stored as it was shown: every
     sentence checked, what the check removed replaced by its note, nothing taken
@@ -524,7 +538,11 @@ def _known_text(conversation: Conversation) -> Iterator[Known]:
 
 
 def _fail(
-    conversation: Conversation, ctx: Any, code: str, text: str, on_event: Callable[[TurnEvent], None]
+    conversation: Conversation,
+    ctx: ActionContext,
+    code: str,
+    text: str,
+    on_event: Callable[[TurnEvent], None],
 ) -> Message:
     trace_record(
         event=ToolCallTrace.Event.MODEL_ERROR, decision="error", ctx=ctx, reason_code=code, reason=text

@@ -6,6 +6,7 @@ as such; the template tags (templatetags/bankbot_tags.py) only call them."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Customer
 from accounts.money import kzt_text
 from accounts.selectors import customer_transactions
 from accounts.text import reveal_hidden
@@ -67,7 +69,7 @@ class ProposalCard:
         return f"proposal-{self.proposal.public_id}"
 
 
-def _shown(kind: str, value: Any) -> str:
+def _shown(kind: str, value: object) -> str:
     """An argument's or a result's value as a person reads it (its catalog kind)."""
     if kind == "card":
         return f"•••• {value}"
@@ -147,7 +149,7 @@ def _target_row(spec: WriteTool | None, proposal: Proposal) -> dict[str, Any] | 
     return found[0] if found else None
 
 
-def _target_rows(kind: str, label: str, shown: str, row: dict[str, Any]) -> list[tuple[str, str]]:
+def _target_rows(kind: str, label: str, shown: str, row: Mapping[str, object]) -> list[tuple[str, str]]:
     """The target's row on the card, and what its kind adds: "Card: Visa •••• 4242";
     "Transaction: T-1001", "Merchant: Magnum", "Date: 3 Nov 2026". The merchant wrote
     its name: its invisible and bidi control characters are shown as markers."""
@@ -210,7 +212,7 @@ class RowAction:
     withheld: str = ""  # why there is no button on this row (shown instead)
 
 
-def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
+def row_actions(kind: str, row: Mapping[str, object]) -> list[RowAction]:
     """The buttons on one row of a card list or a statement: each write tool whose
     button belongs on it (Block… on an active card, Unblock… on a card the customer
     blocked, Dispute… on a transaction). The click is only a request: the
@@ -233,7 +235,9 @@ def row_actions(kind: str, row: dict[str, Any]) -> list[RowAction]:
     return actions
 
 
-def transactions_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[str, Any]]:
+def transactions_shown(
+    rows: Sequence[Mapping[str, object]], customer: Customer | None
+) -> list[dict[str, object]]:
     """A statement's rows (or found transactions), each with its transaction's dispute
     as it is now, if the customer has one: the open one, else the latest decided
     (``dispute_status``). ``dispute_open`` withholds a second Dispute… (row_actions)."""
@@ -247,7 +251,7 @@ def transactions_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[s
         ):
             if latest.get(reference) not in Dispute.OPEN_STATUSES:
                 latest[reference] = status
-    shown = []
+    shown: list[dict[str, object]] = []
     for row, reference in zip(rows, references, strict=True):
         found = latest.get(reference)
         extra = {"dispute_status": found, "dispute_open": found in Dispute.OPEN_STATUSES} if found else {}
@@ -255,7 +259,9 @@ def transactions_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[s
     return shown
 
 
-def disputes_shown(rows: list[dict[str, Any]], customer: Any) -> list[dict[str, Any]]:
+def disputes_shown(
+    rows: Sequence[Mapping[str, object]], customer: Customer | None
+) -> list[dict[str, object]]:
     """The disputes table's rows, each with its transaction's merchant and date (local
     "YYYY-MM-DD") from the customer's own transactions, so the table names what was
     disputed, not only references. Without a customer, or for a transaction not

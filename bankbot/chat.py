@@ -4,11 +4,13 @@ typed shape per kind of message, written and read only through the types below."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from datetime import timedelta
 from typing import Any, TypedDict
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
@@ -18,6 +20,9 @@ from accounts.models import Customer
 from accounts.text import without_nul
 from bankbot.models import Conversation, Message
 from errors import InvalidInput, NotFound
+from tools.context import SessionUser
+from tools.json_types import JSONObject
+from tools.models import Proposal
 
 MAX_MESSAGE_CHARS = 2000
 # Counted from stored messages, so the limit holds across workers and reconnects.
@@ -109,7 +114,7 @@ def tool_calls_of(message: Message) -> list[dict[str, Any]]:
     return list(message.payload.get("tool_calls") or [])
 
 
-def tool_result_of(payload: Any) -> ToolResultPayload | None:
+def tool_result_of(payload: object) -> ToolResultPayload | None:
     """A stored tool message's payload (as read with ``values_list``), or None."""
     if not isinstance(payload, dict) or "tool_call_id" not in payload:
         return None
@@ -159,21 +164,40 @@ def conversations_for(*, customer: Customer) -> QuerySet[Conversation]:
     return Conversation.objects.filter(customer=customer).order_by("-created_at", "-id")
 
 
-def conversation_get(*, customer: Customer, public_id: Any) -> Conversation:
+def conversation_public_id(value: object) -> uuid.UUID:
+    """A conversation's id as it arrives from outside (a form's field, a socket's route),
+    parsed once, here: InvalidInput when it is not a UUID. A URL's ``<uuid:…>`` has
+    parsed it already."""
+    if isinstance(value, uuid.UUID):
+        return value
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return uuid.UUID(value)
+    raise InvalidInput(_("The conversation id is not valid."), code="invalid_conversation_id")
+
+
+def conversation_get(*, customer: Customer, public_id: uuid.UUID) -> Conversation:
     try:
-        return Conversation.objects.get(customer=customer, public_id=uuid.UUID(str(public_id)))
-    except (ValueError, Conversation.DoesNotExist):
+        return Conversation.objects.get(customer=customer, public_id=public_id)
+    except Conversation.DoesNotExist:
         raise NotFound(_("This conversation was not found."), code="conversation_not_found") from None
 
 
-def conversation_of_user(*, user: Any, public_id: Any) -> Conversation | None:
-    """The signed-in user's own conversation (its customer and user loaded), or None:
-    not a customer, or not theirs, answered alike."""
+def conversation_of_user(*, user: SessionUser, public_id: object) -> Conversation | None:
+    """The socket's conversation: the signed-in user's own (its customer and user loaded),
+    or None: not a customer, not theirs, or ``public_id`` (as the socket's route gives it,
+    parsed here) not a conversation's id, answered alike."""
+    if not isinstance(user, get_user_model()):  # anonymous: no customer
+        return None
+    try:
+        parsed = conversation_public_id(public_id)
+    except InvalidInput:
+        return None
     customer = Customer.objects.select_related("user").filter(user=user).first()
     if customer is None:
         return None
     try:
-        conversation = conversation_get(customer=customer, public_id=public_id)
+        conversation = conversation_get(customer=customer, public_id=parsed)
     except NotFound:
         return None
     conversation.customer = customer  # read already, with its user
@@ -250,7 +274,7 @@ def _store_customer_message(
     return message
 
 
-def _check_client_message_id(client_message_id: Any) -> None:
+def _check_client_message_id(client_message_id: object) -> None:
     if client_message_id is None:
         return
     if (
@@ -401,7 +425,7 @@ def message_add(
     )
 
 
-def confirmation_note(*, proposal: Any, response: dict[str, Any]) -> Message:
+def confirmation_note(*, proposal: Proposal, response: JSONObject) -> Message:
     """The result of a click joins the conversation, for the model's next turn."""
     text = f"The customer confirmed “{proposal.summary}”. Result: " + json.dumps(response, ensure_ascii=False)
     return message_add(
@@ -412,7 +436,7 @@ def confirmation_note(*, proposal: Any, response: dict[str, Any]) -> Message:
     )
 
 
-def decline_note(*, proposal: Any) -> Message:
+def decline_note(*, proposal: Proposal) -> Message:
     return message_add(
         conversation=proposal.conversation,
         role=Message.Role.SYSTEM,

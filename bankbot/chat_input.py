@@ -9,7 +9,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
@@ -46,7 +45,7 @@ def _malformed(code: str = "malformed_frame") -> InvalidInput:
     return InvalidInput(_("The message could not be read."), code=code)
 
 
-def chat_input_from(fields: Mapping[str, Any]) -> ChatInput:
+def chat_input_from(fields: Mapping[str, object]) -> ChatInput:
     """Read a chat input from form fields (a frame's JSON or request.POST).
 
     An operation button sends ``operation`` and ``target``; the readable text
@@ -140,9 +139,10 @@ def nested_deeper_than(text: str, limit: int) -> bool:
     return False
 
 
-def socket_language(scope: Mapping[str, Any]) -> str:
+def socket_language(scope: Mapping[str, object]) -> str:
     """The page's language, passed in the socket URL (?lang=ru); the default otherwise."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    raw = scope.get("query_string", b"")
+    query = parse_qs(raw.decode("latin1") if isinstance(raw, bytes) else "")
     wanted = (query.get("lang") or [""])[0]
     supported = {code for code, _name in settings.LANGUAGES}
     return wanted if wanted in supported else settings.LANGUAGE_CODE

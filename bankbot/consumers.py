@@ -244,10 +244,5 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         await self.send(text_data=fragments.render_notice(text, refused=refused))
 
     async def chat_fragment(self, event: dict[str, Any]) -> None:
-        """A fragment for the group; news from the bank comes in each language, and in
-        another version for a tab showing another conversation than its own."""
-        versions = event.get("html_by_language", {})
-        if event.get("conversation", self.conversation.public_id.hex) != self.conversation.public_id.hex:
-            versions = event.get("elsewhere_by_language", {})
-        html = versions.get(self.language, event["html"])
-        await self.send(text_data=html)
+        """A fragment for the group, in this socket's language and place (fragments.py)."""
+        await self.send(text_data=fragments.for_socket(event, self.conversation.public_id.hex, self.language))

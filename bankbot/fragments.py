@@ -220,3 +220,13 @@ def _without_labels(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_labels(item) for item in value]
     return value
+
+
+def for_socket(event: Mapping[str, Any], conversation: str, language: str) -> str:
+    """A group's fragment as one socket shows it. News from the bank comes in each
+    language, and in another version for a tab showing another conversation than the
+    news's own (``conversation``: the socket's, as a hex id)."""
+    versions = event.get("html_by_language", {})
+    if event.get("conversation", conversation) != conversation:
+        versions = event.get("elsewhere_by_language", {})
+    return str(versions.get(language, event["html"]))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import Customer
+from accounts.models import Customer, Transaction
 from accounts.selectors import (
     PAGES_FROM_ONE,
     cards_for_customer,
@@ -40,6 +40,7 @@ from bankbot.chat import (
     confirmation_note,
     conversation_fresh,
     conversation_get,
+    conversation_public_id,
     conversation_start,
     conversations_for,
     decline_note,
@@ -63,18 +64,21 @@ from errors import DomainError, InvalidInput, NotFound
 from tools import proposals
 from tools.catalog import card_row, transaction_row
 from tools.context import InvalidAuthorizationContext
+from tools.json_types import JSONObject
 from tools.models import Proposal
 
-CustomerView = Callable[..., HttpResponse]
+_P = ParamSpec("_P")  # a view's own arguments: the URL's, as its converters give them
 
 
-def customer_view(view: CustomerView) -> Callable[..., HttpResponse]:
+def customer_view(
+    view: Callable[Concatenate[HtmxHttpRequest, Customer, _P], HttpResponse],
+) -> Callable[Concatenate[HtmxHttpRequest, _P], HttpResponse]:
     """Signed in, and a customer: the view gets the session's Customer. Staff
     without a customer record get a page that points them to the admin. Nothing
     a customer's page shows is kept by a browser or proxy cache (no-store)."""
 
     @functools.wraps(view)
-    def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HtmxHttpRequest, /, *args: _P.args, **kwargs: _P.kwargs) -> HttpResponse:
         customer = _customer_of(request)
         if customer is None:
             return render(request, "bankbot/no_customer.html", status=403)
@@ -88,11 +92,20 @@ def _customer_of(request: HtmxHttpRequest) -> Customer | None:
     return Customer.objects.filter(user=user).first() if user.is_authenticated else None
 
 
-def _conversation_or_404(customer: Customer, public_id: Any) -> Conversation:
+def _conversation_or_404(customer: Customer, public_id: uuid.UUID) -> Conversation:
     try:
         return conversation_get(customer=customer, public_id=public_id)
     except NotFound:
         raise Http404("conversation not found") from None
+
+
+def _posted_conversation_id(value: str) -> uuid.UUID:
+    """The conversation a form names, parsed where it arrives. One that is not an id
+    is a 404, like a conversation that does not exist."""
+    try:
+        return conversation_public_id(value)
+    except InvalidInput as error:
+        raise Http404(error.english) from None
 
 
 def _conversation_url(conversation: Conversation, anchor: str = "") -> str:
@@ -175,9 +188,9 @@ def message_send(request: HtmxHttpRequest, customer: Customer) -> HttpResponse:
     """The chat without JavaScript: store the message, answer it, show the page
     scrolled to it. A refused message comes back in the composer, with the reason.
     (With JavaScript the same form goes over the WebSocket instead.)"""
-    public_id = request.POST.get("conversation", "")
-    if public_id:
-        conversation = _conversation_or_404(customer, public_id)
+    posted = request.POST.get("conversation", "")
+    if posted:
+        conversation = _conversation_or_404(customer, _posted_conversation_id(posted))
     else:  # a "Dispute…" or "Block…" button on the statement page, no chat yet
         conversation = conversation_fresh(customer=customer)
     try:
@@ -267,7 +280,7 @@ def _page_number(value: str | None) -> int:
         raise InvalidInput(PAGES_FROM_ONE, code="invalid_page") from None
 
 
-def _transaction_row(txn: Any) -> dict[str, Any]:
+def _transaction_row(txn: Transaction) -> dict[str, Any]:
     # The same shape as get_statement's rows, so one partial renders both.
     return transaction_row(txn, for_model=False)
 
@@ -339,7 +352,7 @@ def proposal_decline_view(request: HtmxHttpRequest, customer: Customer, public_i
         raise Outage(RESULT_NOT_SHOWN) from error
 
 
-def _note_confirmation(proposal: Proposal, response: dict[str, Any]) -> None:
+def _note_confirmation(proposal: Proposal, response: JSONObject) -> None:
     confirmation_note(proposal=proposal, response=response)  # with the action, for the model
 
 

@@ -9,7 +9,7 @@ from tools.models import Confirmation, Proposal, ToolCallTrace
 
 
 @admin.register(ToolCallTrace)
-class ToolCallTraceAdmin(ReadOnlyAdmin):
+class ToolCallTraceAdmin(ReadOnlyAdmin[ToolCallTrace]):
     list_display = [
         "created_at",
         "harness",
@@ -27,7 +27,7 @@ class ToolCallTraceAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Proposal)
-class ProposalAdmin(ReadOnlyAdmin):
+class ProposalAdmin(ReadOnlyAdmin[Proposal]):
     list_display = ["reference", "summary", "status", "customer", "created_at", "expires_at"]
     list_filter = ["status", "tool"]
     search_fields = ["public_id", "summary"]
@@ -35,7 +35,7 @@ class ProposalAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Confirmation)
-class ConfirmationAdmin(ReadOnlyAdmin):
+class ConfirmationAdmin(ReadOnlyAdmin[Confirmation]):
     list_display = ["proposal", "approver", "idempotency_key", "created_at", "replay_until"]
     list_select_related = ["proposal", "approver"]
     search_fields = ["idempotency_key", "fingerprint"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -167,8 +166,8 @@ def _day_said(mention: DateMention, posted_on: date, today: date) -> date | None
 def card_candidates(
     customer: Customer,
     target: TargetWords,
-    offered: Callable[[Mapping[str, Any]], bool],
-    row: Callable[[Card], Any],
+    offered: Callable[[Mapping[str, object]], bool],
+    row: Callable[[Card], Mapping[str, object]],
     *,
     limit: int = OFFERED,
 ) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -41,7 +41,13 @@ class ReadOnlyViolation(Exception):
 def read_only() -> Iterator[None]:
     """Reads cannot write (G2): any statement but a SELECT is refused."""
 
-    def guard(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    def guard(
+        execute: Callable[[str, object, bool, dict[str, object]], object],
+        sql: str,
+        params: object,
+        many: bool,
+        context: dict[str, object],
+    ) -> object:
         if not sql.lstrip().upper().startswith("SELECT"):
             raise ReadOnlyViolation(f"a read tool tried to run: {sql[:60]}")
         return execute(sql, params, many, context)
@@ -65,7 +71,7 @@ class OutcomeStatus(StrEnum):
 class ToolOutcome:
     tool: str
     status: OutcomeStatus
-    data: Any = None
+    data: Mapping[str, object] | None = None  # a read's result, or a denial's candidates
     error: Denial | None = None
     proposal: Proposal | None = None
 
@@ -106,7 +112,10 @@ class Harness(Protocol):
 
     def tools(self) -> list[dict[str, Any]]: ...
 
-    def call(self, name: Any, raw_arguments: Any) -> ToolOutcome: ...
+    def call(self, name: object, raw_arguments: object) -> ToolOutcome:
+        """One call as the model made it: its name and its arguments (JSON text, or
+        already read), each checked before use."""
+        ...
 
 
 @dataclass
@@ -127,7 +136,7 @@ class GuardedHarness:
     def tools(self) -> list[dict[str, Any]]:
         return openai_tools()
 
-    def call(self, name: Any, raw_arguments: Any) -> ToolOutcome:
+    def call(self, name: object, raw_arguments: object) -> ToolOutcome:
         started = time.perf_counter()
         raw_text = raw_arguments if isinstance(raw_arguments, str) else json.dumps(raw_arguments, default=str)
         tool = str(name)[:50]
@@ -203,8 +212,8 @@ class GuardedHarness:
         raw_text: str,
         denial: Denial,
         started: float,
-        validated: dict | None = None,
-        candidates: dict | None = None,
+        validated: dict[str, object] | None = None,
+        candidates: dict[str, object] | None = None,
     ) -> ToolOutcome:
         trace_record(
             event=Event.DENIED,

@@ -11,8 +11,8 @@ an error. Past its retention the response is gone and the key counts as new;
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import OperationalError
@@ -21,7 +21,11 @@ from django.utils import timezone
 from accounts.models import Customer
 from errors import Conflict, DomainError
 from tools.faults import ResponseLost
+from tools.json_types import JSONObject
 from tools.models import Confirmation, Proposal
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Failures worth running the whole transaction again for, with the same key: the
 # database was busy (SQLite's "database is locked"), chose this transaction as a
@@ -43,10 +47,10 @@ def _retention() -> timedelta:
 
 def idempotency_replay(
     confirmation: Confirmation, *, customer: Customer, fingerprint: str
-) -> dict[str, Any] | None:
+) -> JSONObject | None:
     """The response stored under ``confirmation``'s key, or None when there is
     none to replay (past its retention, when the key counts as new)."""
-    if confirmation.response is None or confirmation.replay_until is None:
+    if not isinstance(confirmation.response, dict) or confirmation.replay_until is None:
         return None
     if confirmation.replay_until <= timezone.now():
         return None
@@ -62,9 +66,9 @@ def idempotency_store(
     *,
     proposal: Proposal,
     key: uuid.UUID,
-    approver: Any,
+    approver: User,
     fingerprint: str,
-    response: dict[str, Any],
+    response: JSONObject,
 ) -> Confirmation:
     """Record the click and its answer under ``key``, in the caller's transaction:
     one INSERT that commits with the action or not at all (the unique key and the
@@ -79,7 +83,7 @@ def idempotency_store(
     )
 
 
-def idempotency_purge(*, now: Any = None) -> int:
+def idempotency_purge(*, now: datetime | None = None) -> int:
     """Forget the responses past their retention; returns how many. The
     confirmations stay: who clicked, and the key, are part of the record."""
     return Confirmation.objects.filter(replay_until__lte=now or timezone.now()).update(

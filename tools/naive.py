@@ -13,21 +13,23 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from openai import pydantic_function_tool
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from accounts.models import Account, Card, Transaction
+from accounts.models import Account, Card, Customer, Transaction
 from accounts.selectors import statement_for_month
 from disputes.reasons import DISPUTE_REASONS
 from errors import DomainError
 from tools.catalog import CATALOG, ReadTool, transaction_row
-from tools.context import CUSTOMER_SCOPES, ActionContext
+from tools.context import ActionContext, ConversationLike
 from tools.harness import OutcomeStatus, ToolOutcome
 from tools.models import ToolCallTrace
 from tools.policy import Denial
-from tools.provenance import Source
+from tools.provenance import Source, plain
+from tools.scopes import CUSTOMER_SCOPES
 from tools.trace import trace_record
 
 
@@ -43,7 +45,7 @@ class NaiveHarness:
     name = "naive"
     MAX_CHAINED = 5  # even the naive harness stops chains of planted actions somewhere
 
-    def __init__(self, customer: Any, conversation: Any = None) -> None:
+    def __init__(self, customer: Customer, conversation: ConversationLike) -> None:
         self.customer = customer
         self.conversation = conversation
         self.sources: list[Source] = []  # the naive harness keeps no provenance
@@ -55,10 +57,9 @@ class NaiveHarness:
                 tools.append(spec.openai_schema())
         return tools
 
-    def call(self, name: Any, raw_arguments: Any, _depth: int = 0) -> ToolOutcome:
+    def call(self, name: object, raw_arguments: object, _depth: int = 0) -> ToolOutcome:
         try:
-            args = json.loads(raw_arguments) if isinstance(raw_arguments, str) else dict(raw_arguments or {})
-            data = self._run(str(name), args)
+            data = self._run(str(name), _arguments(raw_arguments))
         except (
             DomainError,
             ValidationError,
@@ -102,7 +103,7 @@ class NaiveHarness:
             self.call(follow.get("tool", ""), follow.get("arguments", {}), _depth + 1)
         return ToolOutcome(tool=str(name), status=OutcomeStatus.OK, data=data)
 
-    def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    def _run(self, name: str, args: dict[str, object]) -> dict[str, object]:
         if name == "get_statement":
             parsed = NaiveGetStatementArgs.model_validate(args)
             account = (
@@ -110,6 +111,8 @@ class NaiveHarness:
                 if parsed.account_id
                 else self.customer.accounts.first()
             )
+            if account is None:
+                raise Account.DoesNotExist("The customer has no account.")
             statement = statement_for_month(customer=account.customer, month=parsed.month)
             return {
                 "account": account.number,
@@ -127,54 +130,66 @@ class NaiveHarness:
             return spec.run(ctx, spec.args.model_validate(args))
         # A write runs at once, for whoever owns the object it names: no mandate,
         # no confirmation, no ownership check.
-        args = {key: str(value) for key, value in args.items() if value is not None}
-        args[spec.target.kind] = spec.target.normal(args.get(spec.target.kind, ""))
+        said = {key: str(value) for key, value in args.items() if value is not None}
+        said[spec.target.kind] = spec.target.normal(said.get(spec.target.kind, ""))
         if "reason" in spec.args.model_fields:
-            args["reason"] = _reason_code(args.get("reason"))
-        owner = _OWNERS[spec.target.kind](args[spec.target.kind])
+            said["reason"] = _reason_code(said.get("reason"))
+        owner = _OWNERS[spec.target.kind](said[spec.target.kind])
         ctx = ActionContext(customer=owner, conversation=self.conversation, scopes=CUSTOMER_SCOPES)
-        return spec.run(ctx, spec.args.model_validate(args), idempotency_key=uuid.uuid4())
+        return spec.run(ctx, spec.args.model_validate(said), idempotency_key=uuid.uuid4())
 
 
-_OWNERS = {
-    "card": lambda last4: Card.objects.select_related("account__customer").get(last4=last4).account.customer,
-    "transaction": lambda reference: (
+def _arguments(raw_arguments: object) -> dict[str, object]:
+    """A call's arguments: the model's JSON text, or a chained call's own (ValueError
+    or TypeError when they are not an object, reported like any failed call)."""
+    found = json.loads(raw_arguments) if isinstance(raw_arguments, str) else raw_arguments or {}
+    if not isinstance(found, Mapping):
+        raise TypeError("the arguments are not an object")
+    return dict(found)
+
+
+def _card_owner(last4: str) -> Customer:
+    return Card.objects.select_related("account__customer").get(last4=last4).account.customer
+
+
+def _transaction_owner(reference: str) -> Customer:
+    return (
         Transaction.objects.select_related("account__customer")
         .get(reference=reference.upper())
         .account.customer
-    ),
-}
+    )
 
 
-def _reason_code(reason: Any) -> str:
+_OWNERS: dict[str, Callable[[str], Customer]] = {"card": _card_owner, "transaction": _transaction_owner}
+
+
+def _reason_code(reason: str | None) -> str:
     # The service stores codes only; a naive setup files whatever it is told as
     # the default one.
     return reason if reason in DISPUTE_REASONS else "not_recognised"
 
 
-def _next_action(data: Any) -> dict[str, Any] | None:
+def _next_action(data: object) -> dict[str, object] | None:
     """Find a ``next_action`` anywhere in a result, including inside merchant text."""
-    from tools.provenance import plain
-
     text = json.dumps(plain(data), ensure_ascii=False)
     marker = text.find("next_action")
     if marker < 0:
         return None
     flat = plain(data)
     for value in _walk(flat):
-        if isinstance(value, dict) and isinstance(value.get("next_action"), dict):
-            return value["next_action"]
+        found = value
         if isinstance(value, str) and "next_action" in value:
             try:
                 found = json.loads(value[value.index("{") : value.rindex("}") + 1])
             except ValueError:
                 continue
-            if isinstance(found, dict) and isinstance(found.get("next_action"), dict):
-                return found["next_action"]
+        action = found.get("next_action") if isinstance(found, dict) else None
+        if isinstance(action, dict):
+            return action
     return None
 
 
-def _walk(value: Any) -> Any:
+def _walk(value: object) -> Iterator[object]:
     yield value
     if isinstance(value, dict):
         for item in value.values():

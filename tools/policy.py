@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
@@ -47,18 +46,19 @@ def validation_denial(name: str, error: ValidationError) -> Denial:
     )
 
 
-def parse_call(name: str, raw_args: Any) -> tuple[Tool, ToolArgs] | Denial:
-    """Find the tool and validate its arguments; no database work."""
+def parse_call(name: object, raw_args: object) -> tuple[Tool, ToolArgs] | Denial:
+    """Find the tool and validate its arguments (both as the model sent them, checked
+    here); no database work."""
     spec = CATALOG.get(name) if isinstance(name, str) else None
     if spec is None:
         known = ", ".join(CATALOG)
         return Denial("unknown_tool", f"There is no tool called {str(name)[:60]!r}; the tools are: {known}.")
     if not isinstance(raw_args, dict):
-        return Denial("invalid_arguments", f"The arguments for {name} must be a JSON object.")
+        return Denial("invalid_arguments", f"The arguments for {spec.name} must be a JSON object.")
     try:
         return spec, spec.args.model_validate(raw_args)
     except ValidationError as error:
-        return validation_denial(name, error)
+        return validation_denial(spec.name, error)
 
 
 def denial_reason(ctx: ActionContext, spec: Tool, args: ToolArgs) -> Denial | None:

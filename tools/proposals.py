@@ -20,20 +20,28 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Customer
 from errors import Conflict, DomainError, NotFound
+from tools.binding import Grant
 from tools.catalog import CATALOG, ToolArgs, WriteTool
-from tools.context import ActionContext, InvalidAuthorizationContext, action_context_for
+from tools.context import (
+    ActionContext,
+    InvalidAuthorizationContext,
+    SessionUser,
+    action_context_for,
+    key_target,
+)
 from tools.faults import fault_point
 from tools.idempotency import (
     TRANSIENT,
@@ -41,9 +49,13 @@ from tools.idempotency import (
     idempotency_replay,
     idempotency_store,
 )
+from tools.json_types import JSONObject
 from tools.models import Proposal, ToolCallTrace
 from tools.provenance import Source, sources_marked
 from tools.trace import trace_entry, trace_record
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 Event = ToolCallTrace.Event
 Status = Proposal.Status
@@ -67,22 +79,15 @@ class ProposalChanged(DomainError):
 @dataclass(frozen=True)
 class ConfirmOutcome:
     proposal: Proposal
-    response: dict[str, Any]
+    response: JSONObject
     replayed: bool
 
 
-def args_digest(tool: str, args: dict[str, Any]) -> str:
+def args_digest(tool: str, args: Mapping[str, object]) -> str:
     canonical = json.dumps(
         {"tool": tool, "args": args}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )
     return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _conversation_of(ctx: ActionContext) -> Any:
-    """The context's conversation as the proposals' foreign key takes it: the chat's model,
-    which the harness names only as ``ConversationLike`` (``action_context_for`` checks the
-    object against the key's own target)."""
-    return ctx.conversation
 
 
 def proposal_create(
@@ -100,7 +105,9 @@ def proposal_create(
     target = str(canonical.get(spec.target.kind, ""))
     return Proposal.objects.create(
         customer=ctx.customer,
-        conversation=_conversation_of(ctx),
+        # The chat's conversation, typed as the key's target (the harness names no more
+        # of it than ``ConversationLike``; ``action_context_for`` checked it already).
+        conversation=key_target(Proposal.conversation.field, ctx.conversation),
         tool=spec.name,
         args=canonical,
         args_digest=args_digest(spec.name, canonical),
@@ -121,12 +128,12 @@ def proposal_said(proposal: Proposal) -> str:
     ) or proposal.summary
 
 
-def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
-    """The grants that proposals made since ``since`` (the customer's message)
-    already used: a retried turn must not propose the same action twice."""
+def proposals_spending(ctx: ActionContext, *, since: datetime) -> list[Grant]:
+    """The grants that proposals made since ``since`` (when the customer's message
+    was stored) already used: a retried turn must not propose the same action twice."""
     spent = []
     made = Proposal.objects.filter(
-        conversation=_conversation_of(ctx), created_at__gte=since.created_at
+        conversation=key_target(Proposal.conversation.field, ctx.conversation), created_at__gte=since
     ).exclude(status=Proposal.Status.EXPIRED)
     for proposal in made:
         spec = CATALOG.get(proposal.tool)
@@ -141,12 +148,13 @@ def proposals_spending(ctx: ActionContext, *, since: Any) -> list[Any]:
     return spent
 
 
-def proposal_get(*, customer: Any, public_id: Any) -> Proposal | None:
+def proposal_get(*, customer: Customer, public_id: uuid.UUID) -> Proposal | None:
     """The customer's own proposal, or None (someone else's is None too)."""
-    pid = _uuid_or_none(public_id)
-    if pid is None:
-        return None
-    return Proposal.objects.select_related("conversation").filter(customer=customer, public_id=pid).first()
+    return (
+        Proposal.objects.select_related("conversation")
+        .filter(customer=customer, public_id=_checked(public_id))
+        .first()
+    )
 
 
 # --- a click: what it may do --------------------------------------------------
@@ -167,7 +175,7 @@ class Replay:
 
     proposal: Proposal
     ctx: ActionContext
-    response: dict[str, Any]
+    response: JSONObject
 
 
 @dataclass(frozen=True)
@@ -177,14 +185,14 @@ class Refused:
 
     error: DomainError
     proposal: Proposal | None = None
-    event: str = Event.DENIED  # EXPIRED: this click found the proposal expired
+    event: ToolCallTrace.Event = Event.DENIED  # EXPIRED: this click found the proposal expired
     reason_code: str = ""
 
 
 Claim = FirstClick | Replay | Refused
 
 
-def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) -> Claim:
+def proposal_claim(*, user: SessionUser, public_id: uuid.UUID, digest: str, key: uuid.UUID) -> Claim:
     """What a click on the card showing ``digest`` may do. Runs in the click's
     transaction: it locks the proposal row, so a second click waits here until
     the first one has committed, then finds its result."""
@@ -234,7 +242,7 @@ def proposal_claim(*, user: Any, public_id: Any, digest: str, key: uuid.UUID) ->
 
 
 def claim_execute(
-    claim: Claim, *, user: Any, failures: Sequence[BaseException] = ()
+    claim: Claim, *, user: SessionUser, failures: Sequence[BaseException] = ()
 ) -> ConfirmOutcome | Refused:
     """Carry out the claim and put the click on the record, in the claim's
     transaction. ``failures``: this click's earlier attempts, rolled back."""
@@ -243,6 +251,8 @@ def claim_execute(
     key = claim.key if isinstance(claim, FirstClick) else None
     retries = _retry_entries(failures, proposal=proposal, approver=approver, key=key)
     if isinstance(claim, FirstClick):
+        if approver is None:  # never: only a signed-in user's click is a first click
+            raise InvalidAuthorizationContext()
         return _execute(claim, approver, retries)
     if isinstance(claim, Replay):
         response = _canonical(claim.response)
@@ -266,38 +276,37 @@ def claim_execute(
     return claim
 
 
-def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> ConfirmOutcome:
+def _execute(claim: FirstClick, approver: User, retries: list[ToolCallTrace]) -> ConfirmOutcome:
     proposal, ctx, key = claim.proposal, claim.ctx, claim.key
     spec = CATALOG[proposal.tool]
     started = time.perf_counter()
     fault_point("before_service")
     args = spec.args.model_validate(proposal.args)
-    reason = ""  # a refusal's, in English for the record
+    reason = reason_code = ""  # a refusal's, in English for the record
     try:
         # A savepoint around the run: a refusal rolls back to it, undoing whatever
         # the run wrote before refusing, and the click goes on to store it.
         with transaction.atomic():
             result = spec.run(ctx, args, idempotency_key=key)
-        response: dict[str, Any] = {"status": "executed", "result": result}
+        response: dict[str, object] = {"status": "executed", "result": result}
     except DomainError as error:  # an answer too: stored and replayed like a success
         response = {"status": "failed", "error": error.as_dict()}
-        reason = error.english
+        reason, reason_code = error.english, error.code
     fault_point("after_service")
     # One key order for every answer: the first click and its replays (read back
     # from the database, whose JSON may reorder keys) return the same bytes.
-    response = _canonical(response)
-    executed = response["status"] == "executed"
+    canonical = _canonical(response)
+    executed = canonical["status"] == "executed"
     proposal.status = Status.EXECUTED if executed else Status.FAILED
-    proposal.result, proposal.decided_at = response, timezone.now()
+    proposal.result, proposal.decided_at = canonical, timezone.now()
     proposal.save(update_fields=["status", "result", "decided_at"])
     idempotency_store(
         proposal=proposal,
         key=key,
         approver=approver,
         fingerprint=_fingerprint(proposal),
-        response=response,
+        response=canonical,
     )
-    failure = response.get("error", {})
     # One row says it all: who clicked, the key, the arguments and the outcome.
     ToolCallTrace.objects.bulk_create(
         [
@@ -309,8 +318,8 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> 
                 ctx=ctx,
                 proposal=proposal,
                 validated_args=proposal.args,
-                result=response,
-                reason_code=failure.get("code", ""),
+                result=canonical,
+                reason_code=reason_code,
                 reason=reason,
                 idempotency_key=key,
                 approver=approver,
@@ -319,15 +328,15 @@ def _execute(claim: FirstClick, approver: Any, retries: list[ToolCallTrace]) -> 
         ]
     )
     fault_point("before_commit")
-    return ConfirmOutcome(proposal=proposal, response=response, replayed=False)
+    return ConfirmOutcome(proposal=proposal, response=canonical, replayed=False)
 
 
 def proposal_confirm(
     *,
-    user: Any,
-    public_id: Any,
+    user: SessionUser,
+    public_id: uuid.UUID,
     digest: str,
-    then: Callable[[Proposal, dict[str, Any]], object] | None = None,
+    then: Callable[[Proposal, JSONObject], object] | None = None,
 ) -> ConfirmOutcome:
     """The customer pressed Confirm on the card showing ``digest``.
 
@@ -379,7 +388,7 @@ class Declined:
 
 
 def proposal_decline(
-    *, user: Any, public_id: Any, then: Callable[[Proposal], object] | None = None
+    *, user: SessionUser, public_id: uuid.UUID, then: Callable[[Proposal], object] | None = None
 ) -> Proposal:
     """The customer pressed Decline: one transaction, on the record like a confirm.
     ``then(proposal)``: the caller's record of the decline, in the same
@@ -388,7 +397,7 @@ def proposal_decline(
         answer = _decline(_locked(public_id), user)
         approver = _approver(user)
         if isinstance(answer, Refused):
-            trace_record(**_refusal_fields(answer, approver))
+            _refusal_entry(answer, approver).save()
         else:
             proposal = answer.proposal
             trace_record(
@@ -408,7 +417,7 @@ def proposal_decline(
     return answer.proposal
 
 
-def _decline(proposal: Proposal | None, user: Any) -> Declined | Refused:
+def _decline(proposal: Proposal | None, user: SessionUser) -> Declined | Refused:
     if proposal is None:
         return Refused(_not_found())
     try:
@@ -447,26 +456,24 @@ def proposal_state(proposal: Proposal, *, now: datetime | None = None) -> str:
 # --- helpers ------------------------------------------------------------------
 
 
-def _uuid_or_none(public_id: Any) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(public_id))
-    except ValueError:
-        return None
+def _checked(public_id: uuid.UUID) -> uuid.UUID:
+    """A proposal's id is parsed where it arrives (a URL's ``<uuid:…>``, the caller's
+    own parse of a string): here it is a UUID, or a caller is wrong."""
+    if not isinstance(public_id, uuid.UUID):
+        raise TypeError(f"a proposal's public_id is a uuid.UUID, not {type(public_id).__name__}")
+    return public_id
 
 
-def _locked(public_id: Any) -> Proposal | None:
+def _locked(public_id: uuid.UUID) -> Proposal | None:
     """The proposal, locked until the click's transaction ends (on SQLite the
     IMMEDIATE transaction already holds the database's write lock). Its
     confirmation is read after the lock, not joined here: on PostgreSQL a row
     lock that waited re-reads the locked row, but a joined row would come from
     before the wait."""
-    pid = _uuid_or_none(public_id)
-    if pid is None:
-        return None
     proposal = (
         Proposal.objects.select_related("conversation", "customer")
         .select_for_update(of=("self",))
-        .filter(public_id=pid)
+        .filter(public_id=_checked(public_id))
         .first()
     )
     if proposal is not None and proposal.conversation.customer_id == proposal.customer_id:
@@ -482,23 +489,24 @@ def _expired() -> ProposalExpired:
     return ProposalExpired(_("This confirmation has expired; ask the assistant again."))
 
 
-def _approver(user: Any) -> Any:
+def _approver(user: SessionUser) -> User | None:
     """Who clicked, for the trace: a signed-in user, or nobody."""
-    return user if isinstance(user, AbstractBaseUser) and user.pk else None
+    return user if isinstance(user, get_user_model()) and user.pk else None
 
 
 def _fingerprint(proposal: Proposal) -> str:
     return f"{proposal.tool}:{proposal.args_digest}"
 
 
-def _canonical(response: dict[str, Any] | None) -> dict[str, Any]:
-    return json.loads(json.dumps(response or {}, sort_keys=True))
+def _canonical(response: Mapping[str, object]) -> JSONObject:
+    canonical: JSONObject = json.loads(json.dumps(response, sort_keys=True))
+    return canonical
 
 
-def _refusal_fields(refused: Refused, approver: Any) -> dict[str, Any]:
-    """The trace row of a refused click. Someone else's proposal is recorded
-    against its owner's row with the clicker as approver; the answer stays "not
-    found"."""
+def _refusal_entry(refused: Refused, approver: User | None) -> ToolCallTrace:
+    """The trace row of a refused click, not yet written. Someone else's proposal is
+    recorded against its owner's row with the clicker as approver; the answer stays
+    "not found"."""
     proposal = refused.proposal
     code = refused.reason_code or refused.error.code
     reason = (
@@ -506,26 +514,22 @@ def _refusal_fields(refused: Refused, approver: Any) -> dict[str, Any]:
         if code == "not_owner"
         else refused.error.english
     )
-    return {
-        "event": refused.event,
-        "decision": "deny",
-        "tool": proposal.tool if proposal else "",
-        "proposal": proposal,
-        "approver": approver,
-        "reason_code": code,
-        "reason": reason,
-    }
-
-
-def _refusal_entry(refused: Refused, approver: Any) -> ToolCallTrace:
-    return trace_entry(**_refusal_fields(refused, approver))
+    return trace_entry(
+        event=refused.event,
+        decision="deny",
+        tool=proposal.tool if proposal else "",
+        proposal=proposal,
+        approver=approver,
+        reason_code=code,
+        reason=reason,
+    )
 
 
 def _retry_entries(
     failures: Sequence[BaseException],
     *,
     proposal: Proposal | None,
-    approver: Any,
+    approver: User | None,
     key: uuid.UUID | None,
     gave_up: bool = False,
 ) -> list[ToolCallTrace]:
@@ -551,14 +555,13 @@ def _retry_entries(
     return rows
 
 
-def _record_giving_up(public_id: Any, user: Any, key: uuid.UUID, failures: list[BaseException]) -> None:
+def _record_giving_up(
+    public_id: uuid.UUID, user: SessionUser, key: uuid.UUID, failures: list[BaseException]
+) -> None:
     """Every try failed quickly and was rolled back: put the tries on the record."""
-    pid = _uuid_or_none(public_id)
     with transaction.atomic():
         proposal = (
-            Proposal.objects.select_related("customer", "conversation").filter(public_id=pid).first()
-            if pid
-            else None
+            Proposal.objects.select_related("customer", "conversation").filter(public_id=public_id).first()
         )
         ToolCallTrace.objects.bulk_create(
             _retry_entries(failures, proposal=proposal, approver=_approver(user), key=key, gave_up=True)

@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from tools.reveal import reveal
 
@@ -53,7 +53,7 @@ class External:
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "author", author)
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("External values are immutable")
 
     def __delattr__(self, name: str) -> None:
@@ -200,14 +200,14 @@ def names_mentioned(text: str) -> tuple[str, ...]:
 _NESTED = (External, dict, list, tuple)
 
 
-def external_sources(tool: str, data: Any, path: str = "") -> list[Source]:
+def external_sources(tool: str, data: object, path: str = "") -> list[Source]:
     """Every External in a result, with where it sits and who wrote it."""
     found: list[Source] = []
     _collect(tool, data, path, found)
     return found
 
 
-def _collect(tool: str, data: Any, path: str, found: list[Source], row: str = "") -> None:
+def _collect(tool: str, data: object, path: str, found: list[Source], row: str = "") -> None:
     # Only containers and External values are visited: a statement is hundreds of
     # plain strings and numbers, and this runs on every read.
     if isinstance(data, External):
@@ -235,7 +235,11 @@ def _collect(tool: str, data: Any, path: str, found: list[Source], row: str = ""
                 _collect(tool, value, f"{path}[{index}]", found, row)
 
 
-def for_model(data: Any) -> Any:
+@overload
+def for_model(data: dict[str, object]) -> dict[str, object]: ...
+@overload
+def for_model(data: object) -> object: ...
+def for_model(data: object) -> object:
     """The JSON-able shape the model sees: external text wrapped and labelled."""
     if isinstance(data, External):
         return {"external_text": data.text, "author": data.author}
@@ -246,7 +250,11 @@ def for_model(data: Any) -> Any:
     return data
 
 
-def plain(data: Any) -> Any:
+@overload
+def plain(data: dict[str, object]) -> dict[str, object]: ...
+@overload
+def plain(data: object) -> object: ...
+def plain(data: object) -> object:
     """The same data with the labels dropped (for the UI, which escapes it anyway)."""
     if isinstance(data, External):
         return data.text
@@ -257,9 +265,9 @@ def plain(data: Any) -> Any:
     return data
 
 
-def render_for_model(message: dict[str, Any]) -> str:
+def render_for_model(message: dict[str, object]) -> str:
     """The one helper that turns a harness answer into the text of a tool message."""
     rendered = for_model(message)
-    if external_sources(message.get("tool", ""), message.get("data")):
+    if external_sources(str(message.get("tool", "")), message.get("data")):
         rendered = {**rendered, "note": EXTERNAL_NOTE}
     return json.dumps(rendered, ensure_ascii=False, sort_keys=False)

@@ -4,26 +4,29 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ParamSpec
 
 from django.core.serializers.json import DjangoJSONEncoder
 
+from accounts.models import Customer
 from accounts.text import without_nul
+from tools.context import ActionContext, ConversationLike, key_target
+from tools.json_types import JSONValue
 from tools.models import Proposal, ToolCallTrace
 from tools.provenance import plain
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def _jsonable(value: Any) -> Any:
+_P = ParamSpec("_P")
+
+
+def _jsonable(value: object) -> JSONValue:
     if value is None:
         return None
-    return without_nul(json.loads(json.dumps(plain(value), cls=DjangoJSONEncoder)))
-
-
-def trace_record(**fields: Any) -> ToolCallTrace:
-    """Write one trace row."""
-    row = trace_entry(**fields)
-    row.save()
-    return row
+    stored: JSONValue = json.loads(json.dumps(plain(value), cls=DjangoJSONEncoder))
+    return without_nul(stored)
 
 
 def trace_entry(
@@ -31,17 +34,17 @@ def trace_entry(
     event: ToolCallTrace.Event,
     decision: str,
     tool: str = "",
-    ctx: Any = None,
-    customer: Any = None,
-    conversation: Any = None,
+    ctx: ActionContext | None = None,
+    customer: Customer | None = None,
+    conversation: ConversationLike | None = None,
     proposal: Proposal | None = None,
     raw_args: str = "",
-    validated_args: dict | None = None,
+    validated_args: Mapping[str, object] | None = None,
     reason_code: str = "",
     reason: str = "",
-    result: Any = None,
+    result: object = None,
     idempotency_key: uuid.UUID | None = None,
-    approver: Any = None,
+    approver: User | None = None,
     latency_ms: float = 0.0,
     harness: str = "guarded",
 ) -> ToolCallTrace:
@@ -54,13 +57,15 @@ def trace_entry(
         customer = customer or proposal.customer
         conversation = conversation or proposal.conversation
     mandate = without_nul(ctx.mandate.as_dict()) if ctx is not None else None
+    # The chat's conversation, typed as the key's target (tools/context.py, key_target).
+    stored = None if conversation is None else key_target(ToolCallTrace.conversation.field, conversation)
     return ToolCallTrace(
         harness=harness,
         event=event,
         decision=decision,
         tool=without_nul(tool),
         customer=customer,
-        conversation=conversation,
+        conversation=stored,
         proposal=proposal,
         mandate=mandate,
         raw_args=without_nul(raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)),
@@ -72,3 +77,16 @@ def trace_entry(
         approver=approver,
         latency_ms=round(latency_ms, 3),
     )
+
+
+def _written(entry: Callable[_P, ToolCallTrace]) -> Callable[_P, ToolCallTrace]:
+    def record(*args: _P.args, **kwargs: _P.kwargs) -> ToolCallTrace:
+        row = entry(*args, **kwargs)
+        row.save()
+        return row
+
+    return record
+
+
+# Write one trace row: ``trace_entry``'s arguments, and the row saved at once.
+trace_record = _written(trace_entry)

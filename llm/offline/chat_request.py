@@ -13,17 +13,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, TypeAlias
+from typing import Any
+
+from tools.json_types import JSONValue  # the request's JSON: calls' arguments, tools' results
 
 # The harness states the date in its system prompt so relative months
 # ("last month") mean the same thing to the model, the mandate and the tests.
 TODAY_RE = re.compile(r"Today is (\d{4})-(\d{2})-(\d{2})\.?")
 
 WRITE_TOOLS = frozenset({"block_card", "unblock_card", "raise_dispute"})
-
-# A value of the request's JSON, as json.loads reads it: the arguments of the calls
-# the model makes, and the tools' results it reads back.
-JSONValue: TypeAlias = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
 
 @dataclass(frozen=True)

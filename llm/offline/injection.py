@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, TypeGuard
 
+from tools.json_types import JSONValue
 from tools.reveal import reveal
 
-from .chat_request import Exchange, JSONValue
+from .chat_request import Exchange
 from .months import find_month
 from .orders import PlantedCall, Seen, read_orders
 from .understanding import parse_amount

@@ -18,8 +18,9 @@ from urllib.parse import quote
 from rapidfuzz import fuzz
 
 from llm.config import Personality
+from tools.json_types import JSONValue
 
-from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, JSONValue, external_value
+from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
 from .phrases import TEXTS, count_transactions, month_label, say

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from channels.testing import WebsocketCommunicator
+
+from bankbot.consumers import ChatConsumer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,6 +33,15 @@ async def test_it_refuses_a_socket_without_an_origin(connect, alice, alice_conve
 
 async def test_it_refuses_another_customers_conversation(connect, bob, alice_conversation):
     communicator, connected = await connect(alice_conversation, user=bob.user)
+    assert not connected
+
+
+async def test_it_refuses_a_conversation_id_that_is_not_one(alice, alice_conversation):
+    # The route's <uuid:…> parses the id; handed text anyway, the socket's lookup
+    # (conversation_of_user) parses it, and the socket closes as for anyone else's.
+    communicator = WebsocketCommunicator(ChatConsumer.as_asgi(), "/ws/chat/not-a-uuid/")
+    communicator.scope.update(user=alice.user, url_route={"args": (), "kwargs": {"public_id": "not-a-uuid"}})
+    connected, _ = await communicator.connect(timeout=5)
     assert not connected
 
 

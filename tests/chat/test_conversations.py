@@ -3,9 +3,13 @@ a new one can be started, and nobody else's can be opened."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from bankbot.chat import conversation_public_id
 from bankbot.models import Conversation, Message
+from errors import InvalidInput
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +57,32 @@ def test_a_statement_button_uses_the_empty_conversation(browser_for, alice, alic
 def test_it_answers_404_for_another_customers_conversation(browser_for, bob, alice_conversation):
     response = browser_for(bob).get(f"/c/{alice_conversation.public_id}/")
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("said", ["not-a-uuid", "", "1234", None, 42])
+def test_a_conversation_id_from_outside_that_is_not_one_is_refused_where_it_arrives(said):
+    with pytest.raises(InvalidInput) as refused:
+        conversation_public_id(said)
+    assert refused.value.code == "invalid_conversation_id"
+    assert refused.value.english == "The conversation id is not valid."
+
+
+def test_a_conversation_id_from_outside_is_parsed_once():
+    public_id = uuid.uuid4()
+    assert conversation_public_id(str(public_id)) == public_id
+    assert conversation_public_id(public_id) is public_id
+
+
+def test_a_form_naming_a_malformed_conversation_is_a_404_and_stores_nothing(browser_for, alice):
+    response = browser_for(alice).post(
+        "/messages/", {"conversation": "not-a-uuid", "text": "Hello", "client_message_id": "m-1"}
+    )
+    assert response.status_code == 404
+    assert not Message.objects.exists()
+
+
+def test_a_malformed_conversation_url_is_a_404(browser_for, alice):
+    assert browser_for(alice).get("/c/not-a-uuid/").status_code == 404
 
 
 def test_it_connects_the_page_to_its_own_socket(browser_for, alice, alice_conversation):

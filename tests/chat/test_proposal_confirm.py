@@ -130,6 +130,14 @@ def test_it_answers_404_for_an_unknown_proposal(browser_for, alice):
     assert response.status_code == 404
 
 
+@pytest.mark.parametrize("action", ["confirm", "decline"])
+def test_a_malformed_proposal_id_in_the_url_is_a_404(browser_for, alice, block_proposal, action):
+    # The URL's <uuid:…> parses the id: one that is not a UUID never reaches the harness.
+    response = browser_for(alice).post(f"/proposals/not-a-uuid/{action}", {"digest": "x"})
+    assert response.status_code == 404
+    assert Proposal.objects.get().status == "pending"
+
+
 def test_it_needs_a_signed_in_user(client, block_proposal):
     response = confirm(client, block_proposal)
     assert response.status_code == 302 and response["Location"].startswith("/login/")

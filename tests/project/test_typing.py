@@ -1,6 +1,7 @@
-"""Types on the critical path (docs/layout.md 4.3): the packages below are checked with
-every flag ``mypy --strict`` sets, per module (pyproject's ``[[tool.mypy.overrides]]``),
-and the services that change money, cards and disputes take no ``Any``.
+"""Types on the critical path (docs/layout.md 4.3): the packages below, and the chat's
+modules that call the harness, are checked with every flag ``mypy --strict`` sets, per
+module (pyproject's ``[[tool.mypy.overrides]]``); the services that change money, cards
+and disputes, and the harness's entries (a click, the mandate, policy), take no ``Any``.
 
 mypy itself is asked: which flags ``--strict`` sets in the installed version, and what
 each module gets from pyproject.toml once its overrides are applied."""
@@ -19,13 +20,26 @@ from mypy.options import PER_MODULE_OPTIONS, Options
 
 ROOT = Path(settings.BASE_DIR)
 
-# The packages (or top-level modules) that must be strict. ``tools`` joins when its
-# refactor lands (the ToolSpec type, the confirm); then the chat's harness-facing
-# modules (bankbot.agent, .chat, .views, ...).
-STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm")
+# The packages (or top-level modules) that must be strict, every module of them.
+STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools")
+
+# The chat's modules that face the harness: a turn, a click on a row, the views and the
+# confirm card. The rest of bankbot (the socket, streaming, admin) is checked, not strictly.
+STRICT_CHAT_MODULES = (
+    "bankbot.agent",
+    "bankbot.selection",
+    "bankbot.chat",
+    "bankbot.chat_input",
+    "bankbot.mandate_model",
+    "bankbot.views",
+    "bankbot.cards",
+    "bankbot.templatetags.bankbot_tags",
+)
 
 # The services and selectors every caller goes through to read or change a customer's
-# cards and disputes: each parameter and the return annotated, and no ``Any`` in them.
+# cards and disputes, and the harness's way to them (who acts, what the mandate grants,
+# what policy allows, a proposal and its click, and their record): each parameter and
+# the return annotated, and no ``Any`` in them.
 CRITICAL_FUNCTIONS = {
     "accounts/services.py": (
         "card_block",
@@ -38,6 +52,19 @@ CRITICAL_FUNCTIONS = {
     "accounts/selectors.py": ("card_get", "transaction_get"),
     "disputes/services.py": ("dispute_open", "dispute_check", "dispute_review"),
     "disputes/selectors.py": ("disputes_for_customer",),
+    "tools/context.py": ("action_context_for",),
+    "tools/mandate.py": ("mandate_for", "mandate_from_ui"),
+    "tools/policy.py": ("parse_call", "denial_reason"),
+    "tools/proposals.py": (
+        "proposal_create",
+        "proposal_get",
+        "proposal_claim",
+        "claim_execute",
+        "proposal_confirm",
+        "proposal_decline",
+    ),
+    "tools/idempotency.py": ("idempotency_replay", "idempotency_store"),
+    "tools/trace.py": ("trace_entry",),
 }
 
 
@@ -94,13 +121,11 @@ def test_strict_sets_the_flags_the_overrides_name(tmp_path):
     }
 
 
-@pytest.mark.parametrize("package", STRICT_PACKAGES)
-def test_every_module_of_the_package_is_checked_strictly(package, tmp_path):
+def weaker_than_strict(modules: list[str], tmp_path: Path) -> dict[str, dict[str, object]]:
+    """Each module that misses a flag ``--strict`` sets: the flags, and what it gets."""
     wanted = strict_flags(tmp_path)
     options = project_options()
-    modules = modules_of(package)
-    assert modules, package
-    weaker = {}  # module: the flags it gets otherwise, and what it gets
+    weaker = {}
     for module in modules:
         module_options = options.clone_for_module(module)
         off = {
@@ -110,7 +135,20 @@ def test_every_module_of_the_package_is_checked_strictly(package, tmp_path):
         }
         if off:
             weaker[module] = off
-    assert weaker == {}
+    return weaker
+
+
+@pytest.mark.parametrize("package", STRICT_PACKAGES)
+def test_every_module_of_the_package_is_checked_strictly(package, tmp_path):
+    modules = modules_of(package)
+    assert modules, package
+    assert weaker_than_strict(modules, tmp_path) == {}
+
+
+@pytest.mark.parametrize("module", STRICT_CHAT_MODULES)
+def test_the_chats_harness_facing_modules_are_checked_strictly(module, tmp_path):
+    assert (ROOT / f"{module.replace('.', '/')}.py").is_file(), module
+    assert weaker_than_strict([module], tmp_path) == {}
 
 
 def test_the_global_only_strict_flag_is_on():
@@ -118,9 +156,9 @@ def test_the_global_only_strict_flag_is_on():
     assert project_options().warn_redundant_casts is True
 
 
-def test_a_package_outside_the_list_is_not_strict():
-    # The check above can tell strict from not (tools waits for its refactor).
-    assert project_options().clone_for_module("tools.harness").disallow_untyped_defs is False
+def test_a_module_outside_the_lists_is_not_strict():
+    # The checks above can tell strict from not (the chat's socket is checked, not strictly).
+    assert project_options().clone_for_module("bankbot.consumers").disallow_untyped_defs is False
 
 
 def _mentions_any(annotation: ast.expr) -> bool:

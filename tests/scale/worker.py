@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,8 @@ def click(user: Any, job: dict[str, Any], one: dict[str, Any]) -> dict[str, Any]
     from tools.proposals import proposal_confirm
 
     try:
-        outcome = proposal_confirm(user=user, public_id=one["public_id"], digest=one["digest"])
+        public_id = uuid.UUID(one["public_id"])  # JSON's string, parsed where it arrives
+        outcome = proposal_confirm(user=user, public_id=public_id, digest=one["digest"])
     except DomainError as error:
         return {"public_id": one["public_id"], "error": error.as_dict(), "error_type": type(error).__name__}
     except Exception as error:  # reported to the test, which decides

@@ -80,7 +80,9 @@ def test_bob_confirming_alices_proposal_gets_not_found(bob, dispute_proposal):
     with pytest.raises(NotFound) as foreign:
         confirm(bob.user, dispute_proposal)
     with pytest.raises(NotFound) as missing:
-        proposal_confirm(user=bob.user, public_id="5f0c6c55-4c2c-4b57-9d8d-000000000000", digest="x")
+        proposal_confirm(
+            user=bob.user, public_id=uuid.UUID("5f0c6c55-4c2c-4b57-9d8d-000000000000"), digest="x"
+        )
     assert foreign.value.message == missing.value.message
     assert not Dispute.objects.exists()
     assert Proposal.objects.get().status == "pending"

@@ -6,6 +6,7 @@ still names the row's owner as the customer and the clicker as the approver.
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -13,9 +14,9 @@ from django.utils import timezone
 
 from errors import Conflict, NotFound
 from tools.models import Proposal, ToolCallTrace
-from tools.proposals import ProposalExpired, proposal_confirm, proposal_decline
+from tools.proposals import ProposalExpired, proposal_confirm, proposal_decline, proposal_get
 
-MISSING = "5f0c6c55-4c2c-4b57-9d8d-000000000000"
+MISSING = uuid.UUID("5f0c6c55-4c2c-4b57-9d8d-000000000000")
 
 
 @pytest.fixture
@@ -50,6 +51,23 @@ def test_someone_elses_click_is_not_found_to_them_and_on_the_owners_record(click
     row = last_row(proposal)
     assert record(row) == ("denied", "deny", "not_owner", bob.user, alice)
     assert row.conversation == proposal.conversation and row.result is None
+    assert Proposal.objects.get().status == "pending"
+
+
+@pytest.mark.parametrize("public_id", ["not-a-uuid", "same as the card's, as text"])
+def test_an_id_not_parsed_where_it_arrived_is_the_callers_mistake(alice, proposal, public_id):
+    # The views' URLs parse it (<uuid:…>); a caller that hands over text is told so, and
+    # nothing is done or recorded, even for the owner and the card's own id as text.
+    text = str(proposal.public_id) if public_id.startswith("same") else public_id
+    rows = ToolCallTrace.objects.count()
+    for click in (
+        lambda: proposal_confirm(user=alice.user, public_id=text, digest=proposal.args_digest),
+        lambda: proposal_decline(user=alice.user, public_id=text),
+        lambda: proposal_get(customer=alice, public_id=text),
+    ):
+        with pytest.raises(TypeError, match=r"a proposal's public_id is a uuid\.UUID, not str"):
+            click()
+    assert ToolCallTrace.objects.count() == rows
     assert Proposal.objects.get().status == "pending"
 
 

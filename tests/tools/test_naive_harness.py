@@ -22,8 +22,8 @@ def test_it_reads_another_customers_account_by_id(alice, bob, alice_conversation
     assert outcome.data["transactions"]
 
 
-def test_it_offers_the_unsafe_schema(alice):
-    schema = {t["function"]["name"]: t for t in NaiveHarness(alice).tools()}
+def test_it_offers_the_unsafe_schema(alice, alice_conversation):
+    schema = {t["function"]["name"]: t for t in NaiveHarness(alice, alice_conversation).tools()}
     assert "account_id" in schema["get_statement"]["function"]["parameters"]["properties"]
 
 

@@ -8,6 +8,7 @@ read the entries, so a new tool is a new module and one line here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from accounts.models import Customer
@@ -98,7 +99,7 @@ def candidate_rows(
     return {"candidates": found}
 
 
-def ui_actions_for(kind: str, row: dict[str, Any], *, withheld: bool = False) -> list[WriteTool]:
+def ui_actions_for(kind: str, row: Mapping[str, object], *, withheld: bool = False) -> list[WriteTool]:
     """The write tools whose button belongs on this row (a card, a transaction);
     ``withheld``: also those whose rules refuse this row already (it says why)."""
     return [

@@ -72,10 +72,10 @@ class UiAction:
     # same in English for the model's history.
     text: Callable[[Mapping[str, str]], str]
     history: Callable[[Mapping[str, str]], str]
-    offered: Callable[[Mapping[str, Any]], bool] = lambda row: True  # on which rows
+    offered: Callable[[Mapping[str, object]], bool] = lambda row: True  # on which rows
     # On a row where the button would belong but the rules refuse it already
     # (a transaction past the dispute window): why, shown instead ("" otherwise).
-    withheld: Callable[[Mapping[str, Any]], str] = lambda row: ""
+    withheld: Callable[[Mapping[str, object]], str] = lambda row: ""
     extras: Mapping[str, frozenset[str]] = field(default_factory=dict)  # other fields a click sends
 
 
@@ -135,7 +135,7 @@ class WriteTool(_Tool):
     sentences: Sentences
     ui: UiAction
     action: Any  # the confirm card's action, a lazy format over the arguments
-    outcome: Callable[[Mapping[str, Any]], Outcome]
+    outcome: Callable[[Mapping[str, object]], Outcome]
     arg_labels: Mapping[str, ArgLabel]
     # The call a click on a row's button means, exactly its grant: the chat proposes
     # it at once, without asking the model (may raise DomainError: not theirs). None
@@ -147,7 +147,7 @@ class WriteTool(_Tool):
         """The mandate operation a write needs: its own name."""
         return self.name
 
-    def action_text(self, args: Mapping[str, Any]) -> str:
+    def action_text(self, args: Mapping[str, object]) -> str:
         """The confirm card's action over stored arguments, in the active language,
         amounts written its way ("" for arguments stored before a change of wording)."""
         values = {
@@ -182,7 +182,8 @@ class Catalog(dict[str, Tool]):
         specs = tuple(self.values())
         if self._schemas is None or self._schemas[0] != specs:
             self._schemas = (specs, json.dumps([spec.openai_schema() for spec in specs]))
-        return json.loads(self._schemas[1])
+        schemas: list[dict[str, Any]] = json.loads(self._schemas[1])
+        return schemas
 
     @contextmanager
     def registered(self, spec: _T) -> Iterator[_T]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -60,11 +60,13 @@ def summary(ctx: ActionContext, args: BlockCardArgs) -> str:
     return f"Block card {card_get(customer=ctx.customer, last4=args.card).masked}"
 
 
-def run(ctx: ActionContext, args: BlockCardArgs, *, idempotency_key: uuid.UUID) -> dict:
+def run(
+    ctx: ActionContext, args: BlockCardArgs, *, idempotency_key: uuid.UUID
+) -> dict[str, str | bool | None]:
     return card_block(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key).as_dict()
 
 
-def outcome(result: Mapping[str, Any]) -> Outcome:
+def outcome(result: Mapping[str, object]) -> Outcome:
     if result.get("changed") is False:
         return Outcome(_("Card %(label)s was already blocked.") % {"label": result.get("label")})
     return Outcome(_("Card %(label)s is blocked.") % {"label": result.get("label")})

@@ -91,7 +91,7 @@ def describe_grant(grant: Grant) -> str:
     return f"dispute {grant.target} for {amount}, reason {grant.reason}"
 
 
-def run(ctx: ActionContext, args: RaiseDisputeArgs, *, idempotency_key: uuid.UUID) -> dict:
+def run(ctx: ActionContext, args: RaiseDisputeArgs, *, idempotency_key: uuid.UUID) -> dict[str, str]:
     return dispute_open(
         customer=ctx.customer,
         transaction_reference=args.transaction,
@@ -109,7 +109,7 @@ def selected(ctx: ActionContext, grant: Grant) -> dict[str, Any]:
     return {"transaction": txn.reference, "amount": f"{amount:.2f}", "reason": grant.reason or DEFAULT_REASON}
 
 
-def withheld(row: Mapping[str, Any]) -> str:
+def withheld(row: Mapping[str, object]) -> str:
     """A row past the dispute window says so instead of offering Dispute…."""
     posted = str(row.get("posted_at", ""))[:10]
     try:
@@ -154,7 +154,7 @@ def status_sentence(reference: str, status: str) -> str:
     return str(sentence) % {"ref": reference}
 
 
-def outcome(result: Mapping[str, Any]) -> Outcome:
+def outcome(result: Mapping[str, object]) -> Outcome:
     reference = str(result.get("dispute_id", ""))
     # The dispute as it is now: staff may have moved it since the click.
     status = Dispute.objects.filter(reference=reference).values_list("status", flat=True).first() or str(

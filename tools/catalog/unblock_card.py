@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -59,11 +59,11 @@ def summary(ctx: ActionContext, args: UnblockCardArgs) -> str:
     return f"Unblock card {card_get(customer=ctx.customer, last4=args.card).masked}"
 
 
-def run(ctx: ActionContext, args: UnblockCardArgs, *, idempotency_key: uuid.UUID) -> dict:
+def run(ctx: ActionContext, args: UnblockCardArgs, *, idempotency_key: uuid.UUID) -> dict[str, str | bool]:
     return card_unblock_own(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key).as_dict()
 
 
-def outcome(result: Mapping[str, Any]) -> Outcome:
+def outcome(result: Mapping[str, object]) -> Outcome:
     if result.get("changed") is False:
         return Outcome(_("Card %(label)s was not blocked.") % {"label": result.get("label")})
     return Outcome(_("Card %(label)s is unblocked.") % {"label": result.get("label")})
