@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bankbot import direct_dispatch, fragments, outage, turn_progress
+from bankbot import catch_up, fragments, outage
 from bankbot.chat import conversation_of_user, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
 from bankbot.message_intake import MessageIntake
@@ -40,13 +40,10 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, MessageIntake):
+class ChatConsumer(catch_up.TurnCatchUp, outage.LayerWatchingConsumer, MessageIntake):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own
-    # Per turn, how many of its fragments this socket was sent on connecting (replay):
-    # the group's copies of those are dropped.
-    replayed: dict[str, int]
     # When streamed text is due (bankbot/streaming.py); tests put a fake clock here.
     stream_clock: Clock = staticmethod(time.monotonic)
 
@@ -60,7 +57,6 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
             await self.lose_layer()
 
     async def connect(self) -> None:
-        self.replayed = {}
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             self.state = SocketState.CLOSED
@@ -96,24 +92,11 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
                 log.warning("chat: the channel layer failed on connect", exc_info=True)
                 self.state = SocketState.LAYER_LOST
         # Accepted even without the layer: a refused handshake tells the customer nothing.
-        await self.accept()
+        await self.accept_catching_up()  # with what it missed of a turn running meanwhile
         if self.state is SocketState.LAYER_LOST:
             await self.tell_layer_lost()
         else:
             self.state = SocketState.OPEN
-            await self.replay_turns()
-
-    async def replay_turns(self) -> None:
-        """A turn of the conversation's that runs (or has just ended) on this worker,
-        sent to this socket alone: its assistant message afresh, in place of the one the
-        page shows (by its id: nothing is added when the page has none), then every
-        fragment it sent so far. The page opened, reloaded or reconnected meanwhile
-        missed them; the rest come through the group (bankbot/turn_progress.py)."""
-        for turn, sent in turn_progress.replay(self.conversation.public_id.hex):
-            self.replayed[turn] = len(sent)
-            with translation.override(self.language):
-                fresh = fragments.render_turn_afresh(turn=turn, conversation=self.conversation)
-            await self.send(text_data=fresh + "".join(sent))
 
     async def disconnect(self, code: int) -> None:
         # The turn, if any, keeps running: its answer is stored for the next visit.
@@ -221,15 +204,12 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
             self.running_turn = None
         await self.close_if_idle()
 
-    async def broadcast(self, html: str, **numbered: Any) -> None:
-        """A turn's fragment, to every tab showing the conversation; once the layer
-        has failed, to this socket alone (the turn runs here, so it still arrives).
-        ``numbered``: the turn and the fragment's number (bankbot/turn_task.py)."""
+    async def broadcast(self, html: str, **kw: Any) -> None:
+        """A turn's fragment (``kw``: its turn and number), to every tab showing the
+        conversation; once the layer has failed, to this socket alone."""
         if self.state is not SocketState.LAYER_LOST:
             try:
-                await self.channel_layer.group_send(
-                    self.group, {"type": "chat.fragment", "html": html, **numbered}
-                )
+                await self.channel_layer.group_send(self.group, {"type": "chat.fragment", "html": html, **kw})
                 return
             except outage.LAYER_ERRORS:
                 log.warning("chat: group_send failed; sending this turn directly", exc_info=True)
@@ -264,10 +244,6 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
         await self.send(text_data=fragments.render_notice(text, refused=refused))
 
     async def chat_fragment(self, event: dict[str, Any]) -> None:
-        """A fragment for the group; news from the bank comes in each language. A
-        turn's fragment this socket was sent on connecting is not sent twice."""
-        turn = event.get("turn")
-        if turn is not None and event.get("seq", 0) < self.replayed.get(turn, 0):
-            return
+        """A fragment for the group; news from the bank comes in each language."""
         html = event.get("html_by_language", {}).get(self.language, event["html"])
         await self.send(text_data=html)

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import translation
 
+from bankbot import turn_progress
 from bankbot.agent import TurnEvent
 from bankbot.chat import ToolResultPayload, failure_of, tool_calls_of, tool_result_of
 from bankbot.models import Conversation, Message
@@ -139,6 +141,20 @@ def render_turn_afresh(*, turn: str, conversation: Conversation) -> str:
     return render_to_string(
         f"{STREAM}#turn-afresh", {"turn": {"id": turn, "streaming": True}, "conversation": conversation}
     )
+
+
+def turns_so_far(conversation: Conversation, language: str) -> list[tuple[str, int, str]]:
+    """For a socket that connects: each turn of the conversation's running (or just
+    ended) on this worker (bankbot/turn_progress.py), as (its id, how many of its
+    fragments, one frame) — its assistant message afresh, in place of the one the
+    page shows (by its id: nothing is added where the page has none), then every
+    fragment it has sent so far. The rest comes through the group."""
+    frames = []
+    for turn, sent in turn_progress.replay(conversation.public_id.hex):
+        with translation.override(language):
+            fresh = render_turn_afresh(turn=turn, conversation=conversation)
+        frames.append((turn, len(sent), fresh + "".join(sent)))
+    return frames
 
 
 def render_notice(text: str, *, refused: str = "") -> str:
