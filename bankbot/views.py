@@ -36,6 +36,7 @@ from accounts.selectors import (
 )
 from bankbot import turn_progress
 from bankbot.agent import run_turn
+from bankbot.card_push import push_cards
 from bankbot.chat import (
     MAX_MESSAGE_CHARS,
     confirmation_note,
@@ -311,7 +312,11 @@ def proposal_confirm_view(request: HtmxHttpRequest, customer: Customer, public_i
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
+        if error.code == "proposal_expired":  # this click may have put it on the record
+            _push_current(customer, public_id)
         return _proposal_card(request, customer, public_id, error=error)
+    if not outcome.replayed:
+        push_cards([outcome.proposal])  # every other open view of the conversation
     try:
         # The proposal as the confirmation left it: no need to read it back.
         return _proposal_card(request, customer, public_id, proposal=outcome.proposal)
@@ -328,11 +333,25 @@ def proposal_decline_view(request: HtmxHttpRequest, customer: Customer, public_i
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
+        if error.code == "proposal_expired":
+            _push_current(customer, public_id)
         return _proposal_card(request, customer, public_id, error=error)
+    push_cards([proposal])
     try:
         return _proposal_card(request, customer, public_id, proposal=proposal)
     except DATABASE_ERRORS as error:  # declined already; a second click says so again
         raise Outage(RESULT_NOT_SHOWN) from error
+
+
+def _push_current(customer: Customer, public_id: uuid.UUID) -> None:
+    """The card as it is stored now, to the conversation's other views (a click found
+    it expired). The database failing here only means they learn it on reload."""
+    try:
+        proposal = proposals.proposal_get(customer=customer, public_id=public_id)
+    except DATABASE_ERRORS:
+        return
+    if proposal is not None:
+        push_cards([proposal])
 
 
 def _note_confirmation(proposal: Proposal, response: dict[str, Any]) -> None:
