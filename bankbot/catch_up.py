@@ -2,16 +2,21 @@
 second tab, a reconnect after a drop — catches up: it is sent, on its own, the turn
 so far (``bankbot/fragments.py``, ``turns_so_far``), and drops the group's copies of
 the fragments that held (each is numbered: bankbot/turn_progress.py). The rest of
-the turn comes through the group, once.
+the turn comes through the group, once. So are the confirm cards that changed since
+the page was rendered (bankbot/card_push.py): a socket away then missed their push.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from bankbot import direct_dispatch, fragments
+from channels.db import database_sync_to_async
+
+from bankbot import direct_dispatch, fragments, outage
+from bankbot.card_push import cards_changed_since, page_rendered_at
 from bankbot.models import Conversation
 
 
@@ -31,6 +36,12 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
         self.caught_up = {turn: count for turn, count, _html in frames}
         for _turn, _count, html in frames:
             await self.send(text_data=html)
+        with contextlib.suppress(*outage.DATABASE_ERRORS):  # they show on reload
+            cards = await database_sync_to_async(cards_changed_since)(
+                self.conversation, page_rendered_at(self.scope), self.language
+            )
+            if cards:
+                await self.send(text_data=cards)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         turn = message.get("turn")

@@ -5,8 +5,11 @@ replaced and can no longer be confirmed — in the page's language."""
 
 from __future__ import annotations
 
+import re
+import threading
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.browser.conftest import PASSWORD, LiveServer, send, sign_in
 from tools.models import Proposal
@@ -117,3 +120,43 @@ def test_ask_for_this_instead_marks_the_old_card_replaced_everywhere(
     page.reload()  # rendered from the stored state too
     expect(heading(page, old_id)).to_have_text(says["superseded"])
     expect(page.locator(".proposal--pending")).to_have_count(1)
+
+
+def test_a_tab_whose_socket_was_away_shows_the_new_state_once_back(
+    page: Page, server: LiveServer, alice
+) -> None:
+    """Tab B's socket is cut (as by a network drop) while tab A confirms: B missed the
+    push, and is sent the card as it is once its socket is back."""
+    says = SAYS["en"]
+    open_chat(page, server, "en")
+    send(page, says["block"])
+    card = page.locator(".proposal--pending")
+    expect(card).to_have_count(1)
+    card_id = card.get_attribute("id")
+
+    other = page.context.new_page()
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+    network_back = threading.Event()
+
+    def through(route: WebSocketRoute) -> None:
+        if sockets and not network_back.is_set():
+            route.close(code=1006)  # still away: the extension tries again later
+            return
+        sockets.append((route, route.connect_to_server()))
+
+    other.route_web_socket(re.compile(r"/ws/chat/"), through)
+    other.goto(page.url)
+    expect(other.locator("#connection")).to_have_text(says["connected"])
+    page_side, server_side = sockets[-1]
+    server_side.close()
+    page_side.close(code=1006)
+    expect(other.locator("#connection")).to_have_text("Reconnecting…")
+
+    card.get_by_role("button", name=says["confirm"]).click()
+    expect(heading(page, card_id)).to_have_text(says["done"])
+    expect(heading(other, card_id)).to_have_text(says["pending"])  # it missed the push
+
+    network_back.set()
+    expect(other.locator("#connection")).to_have_text(says["connected"])
+    expect(heading(other, card_id)).to_have_text(says["done"])
+    expect(other.locator(f"#{card_id} button")).to_have_count(0)

@@ -111,3 +111,22 @@ def test_the_pushed_card_is_escaped_and_says_superseded_in_each_language(alice_c
     assert "Replaced by your newer request" in html["en"]
     assert "Заменено вашим новым запросом" in html["ru"]
     assert "<script>" not in html["en"] and "&lt;script&gt;" in html["en"]
+
+
+async def test_a_socket_that_connects_after_a_change_is_sent_the_card_as_it_is(
+    connect, browser_for, alice, alice_conversation
+):
+    """A reconnect after a drop: the push went while the socket was away."""
+    proposal = await proposal_for(alice_conversation, card="4242")
+    untouched = await proposal_for(alice_conversation, card="5505")
+    rendered = int(timezone.now().timestamp()) - 1  # the page, before the click
+    assert (await click(browser_for, alice, proposal, "decline")).status_code == 200
+    back, _ = await connect(alice_conversation, user=alice.user, lang=f"ru&rendered={rendered}")
+    caught_up = await back.receive_from(timeout=5)
+    assert card_id(proposal) in caught_up and "Отклонено" in caught_up
+    assert card_id(untouched) not in caught_up  # still pending: the page has it so
+    assert await back.receive_nothing(timeout=0.2)
+    await back.disconnect()
+    first, _ = await connect(alice_conversation, user=alice.user)  # a page rendered after it
+    assert await first.receive_nothing(timeout=0.2)
+    await first.disconnect()
