@@ -225,7 +225,9 @@ def _in_progress(items: list[dict[str, Any]], in_flight: Mapping[int, str]) -> l
     running: str | None = None
     for item in items:
         if running is not None and item["kind"] == "turn":
-            continue  # the running turn's stored part: replaced below
+            if item["failed"]:  # an earlier try, which the running one retries
+                shown.append({**item, "retry": False})
+            continue  # else the running turn's stored part: replaced below
         if running is not None:
             shown.append({"kind": "turn", "id": running, "streaming": True, "extras": []})
             running = None

@@ -129,6 +129,24 @@ def test_the_page_shows_a_running_turn_in_progress_in_place_of_its_stored_part(a
     assert timeline(alice_conversation, {})[1]["id"] != "abc123abc123"
 
 
+def test_a_running_retry_keeps_the_failed_try_above_it_without_its_retry_button(alice_conversation):
+    question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
+    Message.objects.create(
+        conversation=alice_conversation,
+        role="assistant",
+        text="The model failed.",
+        payload={"error": "model_timeout", "retryable": True},
+    )
+    assert timeline(alice_conversation)[-1]["retry"] is True
+    items = timeline(alice_conversation, {question.pk: "abc123abc123"})
+    assert [(item["kind"], item.get("failed"), item.get("streaming")) for item in items] == [
+        ("customer", None, None),
+        ("turn", True, None),
+        ("turn", None, True),
+    ]
+    assert items[1]["retry"] is False
+
+
 def test_a_turn_is_kept_only_a_while_after_it_ends(monkeypatch):
     clock = [1000.0]
     monkeypatch.setattr(turn_progress.time, "monotonic", lambda: clock[0])
