@@ -91,7 +91,11 @@ def _push(proposals: list[Proposal]) -> None:
     if layer is None:  # no layer configured: the card shows its state on reload
         return
     for proposal in proposals:
-        html = render_pushed_card(proposal)
+        try:
+            html = render_pushed_card(proposal)
+        except outage.DATABASE_ERRORS:  # the change is made: the card shows it on reload
+            log.warning("card push: the database failed rendering the card", exc_info=True)
+            continue
         try:
             async_to_sync(layer.group_send)(
                 group_name(proposal.conversation),
