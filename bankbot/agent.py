@@ -32,6 +32,7 @@ from openai.types.chat import (
 )
 
 from accounts.selectors import cards_for_customer
+from bankbot.card_push import push_cards
 from bankbot.chat import (
     FailurePayload,
     ToolCallsPayload,
@@ -54,7 +55,7 @@ from tools.context import ActionContext, SessionUser, action_context_for
 from tools.harness import GuardedHarness, Harness, OutcomeStatus
 from tools.mandate import Mandate, mandate_for
 from tools.models import Proposal, ToolCallTrace
-from tools.proposals import proposals_spending
+from tools.proposals import proposal_supersede_older, proposals_spending
 from tools.provenance import EXTERNAL_NOTE, Source, plain
 from tools.trace import trace_record
 
@@ -449,6 +450,8 @@ def _run_tool(
     # live exactly as it shows the stored tool message (bankbot/fragments.py).
     on_event(TurnEvent(TurnEvent.Kind.TOOL, text=outcome.tool, data=plain(outcome.message())))
     if outcome.proposal is not None:
+        # Older cards of the same action can no longer be confirmed: every tab shows so.
+        push_cards(proposal_supersede_older(outcome.proposal))
         on_event(TurnEvent(TurnEvent.Kind.PROPOSAL, proposal=outcome.proposal))
     return {"role": "tool", "tool_call_id": call.id, "content": content}
 

@@ -51,7 +51,7 @@ class Warned:
 @dataclass
 class ProposalCard:
     proposal: Proposal
-    state: str  # pending | executed | failed | declined | expired
+    state: str  # pending | executed | failed | declined | expired | superseded
     rows: list[tuple[str, str]]
     action: str = ""  # the action in the page's language, from the stored arguments
     said: str = ""  # what the card's headline says (tools/proposals.py, proposal_said)
@@ -118,7 +118,7 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         key=lambda w: (MENTIONS_TARGET not in why[w.excerpt], -len(w.excerpt)),
     )
     response = proposal.result or {}
-    state = proposal_state(proposal)  # pending | executed | failed | declined | expired
+    state = proposal_state(proposal)  # pending | executed | failed | declined | expired | superseded
     error = (response.get("error") or {}).get("message", "") if state == "failed" else ""
     result = response.get("result") or {}
     outcome = spec.outcome(result) if spec is not None and result else None

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bankbot import direct_dispatch, fragments, outage
+from bankbot import catch_up, fragments, outage
 from bankbot.chat import conversation_of_user, message_retry_accept
 from bankbot.chat_input import ChatInput, frame_client_id, parse_frame, socket_language
 from bankbot.message_intake import MessageIntake
@@ -40,7 +40,7 @@ class SocketState(enum.Enum):
     CLOSED = "closed"
 
 
-class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer, MessageIntake):
+class ChatConsumer(catch_up.TurnCatchUp, outage.LayerWatchingConsumer, MessageIntake):
     state = SocketState.CONNECTING
     group = ""  # the conversation's group, once joined
     running_turn: str | None = None  # the latest turn, while it runs: the state is its own
@@ -92,7 +92,7 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
                 log.warning("chat: the channel layer failed on connect", exc_info=True)
                 self.state = SocketState.LAYER_LOST
         # Accepted even without the layer: a refused handshake tells the customer nothing.
-        await self.accept()
+        await self.accept_catching_up()  # with what it missed of a turn running meanwhile
         if self.state is SocketState.LAYER_LOST:
             await self.tell_layer_lost()
         else:
@@ -204,12 +204,12 @@ class ChatConsumer(direct_dispatch.DirectDispatch, outage.LayerWatchingConsumer,
             self.running_turn = None
         await self.close_if_idle()
 
-    async def broadcast(self, html: str) -> None:
-        """A turn's fragment, to every tab showing the conversation; once the layer
-        has failed, to this socket alone (the turn runs here, so it still arrives)."""
+    async def broadcast(self, html: str, **kw: Any) -> None:
+        """A turn's fragment (``kw``: its turn and number), to every tab showing the
+        conversation; once the layer has failed, to this socket alone."""
         if self.state is not SocketState.LAYER_LOST:
             try:
-                await self.channel_layer.group_send(self.group, {"type": "chat.fragment", "html": html})
+                await self.channel_layer.group_send(self.group, {"type": "chat.fragment", "html": html, **kw})
                 return
             except outage.LAYER_ERRORS:
                 log.warning("chat: group_send failed; sending this turn directly", exc_info=True)

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import translation
 
+from bankbot import turn_progress
 from bankbot.agent import TurnEvent
 from bankbot.chat import ToolResultPayload, failure_of, tool_calls_of, tool_result_of
 from bankbot.models import Conversation, Message
@@ -133,6 +135,28 @@ def render_turn_retry(*, turn: str, retry_of: str | None, conversation: Conversa
     )
 
 
+def render_turn_afresh(*, turn: str, conversation: Conversation) -> str:
+    """A running turn's assistant message as it began, replacing the page's (by its
+    id): a socket that connects mid-turn is then sent the turn's fragments so far."""
+    return render_to_string(
+        f"{STREAM}#turn-afresh", {"turn": {"id": turn, "streaming": True}, "conversation": conversation}
+    )
+
+
+def turns_so_far(conversation: Conversation, language: str) -> list[tuple[str, int, str]]:
+    """For a socket that connects: each turn of the conversation's running (or just
+    ended) on this worker (bankbot/turn_progress.py), as (its id, how many of its
+    fragments, one frame) — its assistant message afresh, in place of the one the
+    page shows (by its id: nothing is added where the page has none), then every
+    fragment it has sent so far. The rest comes through the group."""
+    frames = []
+    for turn, sent in turn_progress.replay(conversation.public_id.hex):
+        with translation.override(language):
+            fresh = render_turn_afresh(turn=turn, conversation=conversation)
+        frames.append((turn, len(sent), fresh + "".join(sent)))
+    return frames
+
+
 def render_notice(text: str, *, refused: str = "") -> str:
     """A notice above the messages, for one socket; with ``refused`` (a client
     message id) also the receipt saying that message was not sent."""
@@ -147,10 +171,12 @@ def render_receipt(client_message_id: str) -> str:
 # --- reloaded: the stored conversation → the page's timeline ----------------------
 
 
-def timeline(conversation: Conversation) -> list[dict[str, Any]]:
+def timeline(conversation: Conversation, in_flight: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
     """The conversation as the page shows it: customer messages, and for each of
     them the assistant's turn — its answer, then the tables and confirm cards it
-    produced (the same order as while it streams)."""
+    produced (the same order as while it streams). ``in_flight``: the turns running
+    now, by the customer message they answer (bankbot/turn_progress.py): each shows
+    in progress, under its own id, and the socket sends what it has said so far."""
     by_reference = {p.reference: p for p in conversation.proposals.all()}
     items: list[dict[str, Any]] = []
     turn: dict[str, Any] | None = None
@@ -187,7 +213,30 @@ def timeline(conversation: Conversation) -> list[dict[str, Any]]:
     if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
         items[-1]["retry"] = True
     _suggest_after_latest_answer(items)
-    return items
+    return _in_progress(items, in_flight or {})
+
+
+def _in_progress(items: list[dict[str, Any]], in_flight: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Each running turn as the streaming message it is, in place of what its
+    stored part (tool calls, tables) would show: the socket sends it all again."""
+    if not in_flight:
+        return items
+    shown: list[dict[str, Any]] = []
+    running: str | None = None
+    for item in items:
+        if running is not None and item["kind"] == "turn":
+            if item["failed"]:  # an earlier try, which the running one retries
+                shown.append({**item, "retry": False})
+            continue  # else the running turn's stored part: replaced below
+        if running is not None:
+            shown.append({"kind": "turn", "id": running, "streaming": True, "extras": []})
+            running = None
+        shown.append(item)
+        if item["kind"] == "customer":
+            running = in_flight.get(item["message"].pk)
+    if running is not None:
+        shown.append({"kind": "turn", "id": running, "streaming": True, "extras": []})
+    return shown
 
 
 def _suggest_after_latest_answer(items: list[dict[str, Any]]) -> None:

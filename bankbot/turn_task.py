@@ -9,19 +9,27 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import close_old_connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bankbot import agent
+from bankbot import agent, turn_progress
 from bankbot.fragments import render_event, render_failure, render_text
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
 from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
 
 log = logging.getLogger(__name__)
+
+
+class TurnSend(Protocol):
+    """How a turn's fragment leaves: its html, the turn and the fragment's number
+    (bankbot/turn_progress.py), so a socket that was sent it already can drop it."""
+
+    def __call__(self, html: str, *, turn: str, seq: int) -> Awaitable[None]: ...
+
 
 # Background turns, kept referenced until they finish (asyncio holds tasks weakly).
 _turns: set[asyncio.Task[None]] = set()
@@ -55,7 +63,7 @@ def start_turn(
     conversation: Conversation,
     message: Message,
     language: str,
-    send: Callable[[str], Awaitable[None]],
+    send: TurnSend,
     clock: Clock,
     answered: Callable[[], None],
     ended: Callable[[], Awaitable[None]],
@@ -64,8 +72,17 @@ def start_turn(
     and sent the turn's opening fragment for; the slot is free again when the turn's
     thread is. ``answered`` is called on the loop just before the answer's last
     fragment goes (the customer may write again as soon as they can see it);
-    ``ended`` is awaited once every fragment of the turn has gone."""
-    stream = TurnStream(send, lambda text: render_text(text, turn=turn), clock=clock, before_last=answered)
+    ``ended`` is awaited once every fragment of the turn has gone. Every fragment is
+    kept while the turn runs (bankbot/turn_progress.py), for a page or socket that
+    comes in meanwhile."""
+    progress = turn_progress.begin(conversation=conversation.public_id.hex, message=message.pk, turn=turn)
+
+    async def send_kept(html: str) -> None:
+        await send(html, turn=turn, seq=turn_progress.record(progress, html))
+
+    stream = TurnStream(
+        send_kept, lambda text: render_text(text, turn=turn), clock=clock, before_last=answered
+    )
 
     def on_event(event: agent.TurnEvent) -> None:
         # On the turn's worker thread: text goes to the stream as it is (rendered
@@ -110,7 +127,7 @@ def start_turn(
             log.exception("chat turn failed")
             answered()
             with translation.override(language):
-                await send(
+                await send_kept(
                     render_failure(
                         turn=turn,
                         conversation=conversation,
@@ -118,6 +135,7 @@ def start_turn(
                     )
                 )
         finally:
+            turn_progress.end(progress)
             await ended()
 
     task = asyncio.get_running_loop().create_task(run())

@@ -34,7 +34,9 @@ from accounts.selectors import (
     parse_month,
     statement_for_month,
 )
+from bankbot import turn_progress
 from bankbot.agent import run_turn
+from bankbot.card_push import push_cards
 from bankbot.chat import (
     MAX_MESSAGE_CHARS,
     confirmation_note,
@@ -154,7 +156,7 @@ def _chat_page(
     """The chat page; after a refused form post, with the customer's text kept in
     the composer and the reason beside it. The customer's latest message is the
     page's #latest, where a send without JavaScript lands."""
-    items = timeline(conversation)
+    items = timeline(conversation, turn_progress.in_flight(conversation.public_id.hex))
     said = [item["message"] for item in items if item["kind"] == "customer"]
     return render(
         request,
@@ -328,7 +330,11 @@ def proposal_confirm_view(request: HtmxHttpRequest, customer: Customer, public_i
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
+        if error.code == "proposal_expired":  # this click may have put it on the record
+            _push_current(customer, public_id)
         return _proposal_card(request, customer, public_id, error=error)
+    if not outcome.replayed:
+        push_cards([outcome.proposal])  # every other open view of the conversation
     try:
         # The proposal as the confirmation left it: no need to read it back.
         return _proposal_card(request, customer, public_id, proposal=outcome.proposal)
@@ -345,11 +351,25 @@ def proposal_decline_view(request: HtmxHttpRequest, customer: Customer, public_i
     except (NotFound, InvalidAuthorizationContext):
         return _proposal_missing(request)
     except DomainError as error:
+        if error.code == "proposal_expired":
+            _push_current(customer, public_id)
         return _proposal_card(request, customer, public_id, error=error)
+    push_cards([proposal])
     try:
         return _proposal_card(request, customer, public_id, proposal=proposal)
     except DATABASE_ERRORS as error:  # declined already; a second click says so again
         raise Outage(RESULT_NOT_SHOWN) from error
+
+
+def _push_current(customer: Customer, public_id: uuid.UUID) -> None:
+    """The card as it is stored now, to the conversation's other views (a click found
+    it expired). The database failing here only means they learn it on reload."""
+    try:
+        proposal = proposals.proposal_get(customer=customer, public_id=public_id)
+    except DATABASE_ERRORS:
+        return
+    if proposal is not None:
+        push_cards([proposal])
 
 
 def _note_confirmation(proposal: Proposal, response: JSONObject) -> None:

@@ -24,6 +24,7 @@ class Proposal(models.Model):
         FAILED = "failed", "Failed"
         DECLINED = "declined", "Declined"
         EXPIRED = "expired", "Expired"
+        SUPERSEDED = "superseded", "Superseded"  # a newer proposal of the same action replaced it
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="proposals")

@@ -76,6 +76,10 @@ class ProposalChanged(DomainError):
     code = "proposal_changed"
 
 
+class ProposalSuperseded(DomainError):
+    code = "proposal_superseded"
+
+
 @dataclass(frozen=True)
 class ConfirmOutcome:
     proposal: Proposal
@@ -234,6 +238,8 @@ def proposal_claim(*, user: SessionUser, public_id: uuid.UUID, digest: str, key:
         )
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
+    if proposal.status == Status.SUPERSEDED:
+        return Refused(_superseded(), proposal)
     if proposal_state(proposal) == Status.EXPIRED:  # lapsed unseen: now on the record
         proposal.status = Status.EXPIRED
         proposal.save(update_fields=["status"])
@@ -428,6 +434,8 @@ def _decline(proposal: Proposal | None, user: SessionUser) -> Declined | Refused
         return Declined(proposal, replayed=True)
     if proposal.status == Status.EXPIRED:
         return Refused(_expired(), proposal)
+    if proposal.status == Status.SUPERSEDED:
+        return Refused(_superseded(), proposal)
     if proposal.status != Status.PENDING:
         return Refused(
             Conflict(
@@ -451,6 +459,33 @@ def proposal_state(proposal: Proposal, *, now: datetime | None = None) -> str:
     if proposal.status == Status.PENDING and proposal.expires_at <= (now or timezone.now()):
         return Status.EXPIRED
     return str(proposal.status)
+
+
+def proposal_supersede_older(proposal: Proposal) -> list[Proposal]:
+    """A new proposal replaces the conversation's pending ones of the same action on
+    the same target (another reason for the same dispute, the same card asked again):
+    those are superseded, so only the newest card can be confirmed. Returns them."""
+    spec = CATALOG.get(proposal.tool)
+    if not isinstance(spec, WriteTool):
+        return []
+    target = spec.target.kind
+    with transaction.atomic():
+        older = list(
+            Proposal.objects.select_for_update()
+            .filter(
+                conversation_id=proposal.conversation_id,
+                tool=proposal.tool,
+                status=Status.PENDING,
+                id__lt=proposal.pk,
+                **{f"args__{target}": proposal.args.get(target)},
+            )
+            .select_related("conversation")
+        )
+        now = timezone.now()
+        for replaced in older:
+            replaced.status, replaced.decided_at = Status.SUPERSEDED, now
+        Proposal.objects.bulk_update(older, ["status", "decided_at"])
+    return older
 
 
 # --- helpers ------------------------------------------------------------------
@@ -483,6 +518,12 @@ def _locked(public_id: uuid.UUID) -> Proposal | None:
 
 def _not_found() -> NotFound:
     return NotFound(_("This confirmation was not found."), code="proposal_not_found")
+
+
+def _superseded() -> ProposalSuperseded:
+    return ProposalSuperseded(
+        _("A newer request replaced this action, so it was not carried out. Use the newer card.")
+    )
 
 
 def _expired() -> ProposalExpired:

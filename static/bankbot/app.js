@@ -270,6 +270,26 @@
     if (heading) heading.focus();
   });
 
+  // A card's new state pushed from the bank (confirmed in another tab, declined,
+  // replaced by a newer request) replaces the card out of band: the keyboard focus
+  // stays on the card if it was in it.
+  var focusedCard = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    focusedCard = null;
+    if (target && target.classList && target.classList.contains("proposal") &&
+        target.contains(document.activeElement)) {
+      focusedCard = target.id;
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!focusedCard) return;
+    var fresh = document.getElementById(focusedCard);
+    focusedCard = null;
+    var heading = fresh && fresh.querySelector("h2[tabindex]");
+    if (heading && !fresh.contains(document.activeElement)) heading.focus();
+  });
+
   // Confirm or Decline could not reach the bank (htmx:sendError) or got an answer
   // the page cannot show (htmx:responseError, e.g. a proxy's 502): the card says
   // so, with Try again. Both are safe to repeat: a confirmation replays.

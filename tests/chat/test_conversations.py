@@ -87,7 +87,8 @@ def test_a_malformed_conversation_url_is_a_404(browser_for, alice):
 
 def test_it_connects_the_page_to_its_own_socket(browser_for, alice, alice_conversation):
     html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
-    assert f'ws-connect="/ws/chat/{alice_conversation.public_id}/?lang=en"' in html
+    # With when the page was rendered: a reconnect is sent the cards changed since.
+    assert f'ws-connect="/ws/chat/{alice_conversation.public_id}/?lang=en&amp;rendered=' in html
     assert 'hx-ext="ws"' in html and "ws-send" in html
     assert 'role="log"' in html and 'aria-live="polite"' in html
 
