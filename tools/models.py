@@ -89,6 +89,7 @@ class ToolCallTrace(AppendOnlyModel):
         FAILED = "failed", "Failed"
         DECLINED = "declined", "Declined"
         EXPIRED = "expired", "Expired"
+        SUPERSEDED = "superseded", "Superseded"
         FLAGGED = "flagged", "Output flagged"
         MODEL_ERROR = "model_error", "Model error"
 

@@ -485,6 +485,20 @@ def proposal_supersede_older(proposal: Proposal) -> list[Proposal]:
         for replaced in older:
             replaced.status, replaced.decided_at = Status.SUPERSEDED, now
         Proposal.objects.bulk_update(older, ["status", "decided_at"])
+        # On the record like every decision on a proposal (G9): which card replaced it.
+        ToolCallTrace.objects.bulk_create(
+            [
+                trace_entry(
+                    event=Event.SUPERSEDED,
+                    decision="deny",
+                    tool=replaced.tool,
+                    proposal=replaced,
+                    reason_code="superseded",
+                    reason=f"Replaced by the newer proposal {proposal.public_id} of the same action.",
+                )
+                for replaced in older
+            ]
+        )
     return older
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from bankbot.card_push import render_pushed_card
 from tests.chat.conftest import make_proposal
-from tools.models import Proposal
+from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_supersede_older
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -99,6 +99,22 @@ def test_a_newer_proposal_of_the_same_action_supersedes_the_older(browser_for, a
     assert declined.status_code == 409 and "proposal--superseded" in declined.content.decode()
     older.refresh_from_db()
     assert older.status == Proposal.Status.SUPERSEDED
+
+
+def test_superseding_is_on_the_record_with_the_card_that_replaced_it(alice_conversation):
+    older = make_proposal(alice_conversation, card="4242")
+    newer = make_proposal(alice_conversation, card="4242")
+    proposal_supersede_older(newer)
+    (row,) = ToolCallTrace.objects.filter(event=ToolCallTrace.Event.SUPERSEDED)
+    assert (row.proposal, row.tool, row.decision, row.reason_code) == (
+        older,
+        older.tool,
+        "deny",
+        "superseded",
+    )
+    assert str(newer.public_id) in row.reason
+    assert row.customer == alice_conversation.customer
+    assert not ToolCallTrace.objects.filter(event=ToolCallTrace.Event.SUPERSEDED, proposal=newer).exists()
 
 
 def test_the_pushed_card_is_escaped_and_says_superseded_in_each_language(alice_conversation):
