@@ -12,7 +12,7 @@ from accounts.models import Transaction
 from disputes.models import Dispute
 from disputes.services import dispute_open
 from errors import Conflict, InvalidInput, NotFound, RuleViolation
-from tests.conftest import days_ago
+from tests.factories import days_ago
 
 
 def open_dispute(customer, reference="T-1001", amount="15000.00", reason="not_recognised", key=None):
