@@ -40,13 +40,17 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 def pytest_configure(config: pytest.Config) -> None:
     # Before any test, fixture or server: the run's "now" is pinned (tests/clock.py).
     clock.pin()
-    compile_translations()
+    # Once, before any worker starts: under pytest-xdist the workers only read the catalogue.
+    if not hasattr(config, "workerinput"):
+        compile_translations()
 
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """A SQLite test database of this run's own: a file (threads in the
-    concurrency tests need to share it), never shared with another run."""
+    """A SQLite test database of this process's own: a file (threads in the
+    concurrency tests need to share it), never shared with another run or with
+    another pytest-xdist worker (each worker is a process; PostgreSQL gets
+    pytest-django's per-worker suffix, test_bankbot_gw0 and so on)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -149,7 +153,9 @@ def bob_conversation(bob: Customer) -> Conversation:
 # REDIS_URL; `bin/services start` runs both on loopback. Without them the tests
 # skip, so plain `bin/test` passes on a laptop. CI sets BANKBOT_REQUIRE_POSTGRES
 # and BANKBOT_REQUIRE_REDIS, which turn those skips into failures: a CI run that
-# silently tested nothing on PostgreSQL must not pass.
+# silently tested nothing on PostgreSQL must not pass. The check runs at each
+# test's setup, so under pytest-xdist every worker makes it (the workers inherit
+# the environment).
 
 
 def _needs(item: pytest.Item, marker: str, available: bool, reason: str, require: str) -> None:

@@ -1,6 +1,7 @@
 """Browser tests: pytest-playwright drives Debian's Chromium against a live ASGI
-server (Daphne in a subprocess, on the test database file, offline model). Signing
-in, sending and the server itself are in tests/browser/helpers.py.
+server (Daphne in a subprocess, on the test database file, offline model; under
+pytest-xdist each worker has its own server, database and browser). Signing in,
+sending and the server itself are in tests/browser/helpers.py.
 
 Two things about Playwright's sync API shape this file:
 - It keeps an asyncio loop marked as running in the main thread from the first
@@ -38,7 +39,9 @@ expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Browser tests last (see the module docstring)."""
+    """Browser tests last (see the module docstring). Under pytest-xdist each worker runs
+    its share in this order too: no browser test is in an ``xdist_group``, which would
+    move it ahead (--dist loadgroup hands the groups out first)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
