@@ -8,20 +8,18 @@ import os
 import socket
 import tempfile
 from collections.abc import Iterator
-from datetime import datetime, timedelta
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
-from accounts.demo import network_code
-from accounts.models import Account, Card, Customer, Transaction
+from accounts.models import Customer
 from bankbot.models import Conversation
 from tests import clock
+from tests.factories import make_customer
+from tests.translations import compile_translations
 
 _real_connect = socket.socket.connect
 
@@ -42,25 +40,17 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 def pytest_configure(config: pytest.Config) -> None:
     # Before any test, fixture or server: the run's "now" is pinned (tests/clock.py).
     clock.pin()
-    _compile_translations()
-
-
-def _compile_translations() -> None:
-    """The Russian catalogue, compiled for any run (plain pytest too, not only bin/setup):
-    every .po whose .mo is missing or older is compiled with polib, no gettext needed."""
-    import polib
-
-    root = Path(__file__).resolve().parents[1]
-    for po in [*root.glob("*/locale/*/LC_MESSAGES/*.po"), *root.glob("locale/*/LC_MESSAGES/*.po")]:
-        mo = po.with_suffix(".mo")
-        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-            polib.pofile(str(po)).save_as_mofile(str(mo))
+    # Once, before any worker starts: under pytest-xdist the workers only read the catalogue.
+    if not hasattr(config, "workerinput"):
+        compile_translations()
 
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """A SQLite test database of this run's own: a file (threads in the
-    concurrency tests need to share it), never shared with another run."""
+    """A SQLite test database of this process's own: a file (threads in the
+    concurrency tests need to share it), never shared with another run or with
+    another pytest-xdist worker (each worker is a process; PostgreSQL gets
+    pytest-django's per-worker suffix, test_bankbot_gw0 and so on)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -98,37 +88,6 @@ def _default_language() -> Iterator[None]:
     translation.deactivate()
     yield
     translation.deactivate()
-
-
-def days_ago(days: int, hour: int = 12) -> datetime:
-    moment = timezone.localtime() - timedelta(days=days)
-    return moment.replace(hour=hour, minute=0, second=0, microsecond=0)
-
-
-def make_customer(
-    username: str,
-    full_name: str,
-    number: str,
-    cards: list[str],
-    transactions: list[tuple[str, int, str, str, str]],
-) -> Customer:
-    """transactions: (reference, days ago, amount, merchant, description)."""
-    user = get_user_model().objects.create_user(username=username, password=f"{username}-pw-123")
-    customer = Customer.objects.create(user=user, full_name=full_name)
-    account = Account.objects.create(customer=customer, number=number, balance=Decimal("100000.00"))
-    made = [Card.objects.create(account=account, last4=last4) for last4 in cards]
-    for reference, age, amount, merchant, description in transactions:
-        Transaction.objects.create(
-            account=account,
-            card=made[0],
-            reference=reference,
-            posted_at=days_ago(age),
-            amount=Decimal(amount),
-            merchant=merchant,
-            description=description,
-            mcc=network_code(merchant),
-        )
-    return customer
 
 
 @pytest.fixture
@@ -194,7 +153,9 @@ def bob_conversation(bob: Customer) -> Conversation:
 # REDIS_URL; `bin/services start` runs both on loopback. Without them the tests
 # skip, so plain `bin/test` passes on a laptop. CI sets BANKBOT_REQUIRE_POSTGRES
 # and BANKBOT_REQUIRE_REDIS, which turn those skips into failures: a CI run that
-# silently tested nothing on PostgreSQL must not pass.
+# silently tested nothing on PostgreSQL must not pass. The check runs at each
+# test's setup, so under pytest-xdist every worker makes it (the workers inherit
+# the environment).
 
 
 def _needs(item: pytest.Item, marker: str, available: bool, reason: str, require: str) -> None:

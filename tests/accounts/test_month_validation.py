@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from accounts.selectors import parse_month, statement_for_month, transactions_find
 from errors import InvalidInput
-from tests.conftest import days_ago
+from tests.factories import days_ago
 
 MALFORMED = [
     "2026-13",

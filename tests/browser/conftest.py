@@ -1,5 +1,7 @@
 """Browser tests: pytest-playwright drives Debian's Chromium against a live ASGI
-server (Daphne in a subprocess, on the test database file, offline model).
+server (Daphne in a subprocess, on the test database file, offline model; under
+pytest-xdist each worker has its own server, database and browser). Signing in,
+sending and the server itself are in tests/browser/helpers.py.
 
 Two things about Playwright's sync API shape this file:
 - It keeps an asyncio loop marked as running in the main thread from the first
@@ -14,17 +16,14 @@ Two things about Playwright's sync API shape this file:
 from __future__ import annotations
 
 import os
-import re
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import LiveServer, daphne_serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -36,14 +35,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-ROOT = Path(__file__).resolve().parents[2]
-LISTENING = re.compile(r"Listening on TCP address 127\.0\.0\.1:(\d+)")
-SERVER_START_SECONDS = 60
 expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Browser tests last (see the module docstring)."""
+    """Browser tests last (see the module docstring). Under pytest-xdist each worker runs
+    its share in this order too: no browser test is in an ``xdist_group``, which would
+    move it ahead (--dist loadgroup hands the groups out first)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
@@ -77,19 +75,10 @@ def _fast_password_hashing() -> None:
     the project's own hashers, so the users are made with them too."""
 
 
-class LiveServer:
-    def __init__(self, process: subprocess.Popen[str], port: int, log: list[str]) -> None:
-        self.process, self.port, self.log = process, port, log
-        self.url = f"http://127.0.0.1:{port}"
-
-    def __call__(self, path: str = "/") -> str:
-        return f"{self.url}{path}"
-
-
 @pytest.fixture(scope="session")
 def live_server_asgi(django_db_setup: None, _django_orm_beside_playwright: None) -> Iterator[LiveServer]:
     """Daphne serving config.asgi on 127.0.0.1 (a free port), on the test database."""
-    yield from _daphne()
+    yield from daphne_serving()
 
 
 @pytest.fixture
@@ -101,63 +90,7 @@ def own_server(
     type ids (ContentType.objects.get_for_model): after a flush they name rows that
     are gone, and admin's history entry fails its foreign key. A real database is
     never flushed under a running server."""
-    yield from _daphne()
-
-
-def _daphne(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:
-    """``extra_env``: settings of the test's own (another model, for one)."""
-    from django.conf import settings
-
-    database = settings.DATABASES["default"]
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "BANKBOT_MODEL": "offline",
-        "PYTHONUNBUFFERED": "1",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        **(extra_env or {}),
-    }
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    # The server must use the test database, whose name pytest-django has set by now.
-    if database["ENGINE"] == "django.db.backends.sqlite3":
-        env["DATABASE_URL"] = f"sqlite:///{database['NAME']}"
-    elif "postgresql" in database["ENGINE"]:
-        env["DATABASE_URL"] = (
-            f"postgres://{quote(database['USER'])}:{quote(database['PASSWORD'])}"
-            f"@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-        )
-    else:
-        pytest.fail(f"The browser tests do not know how to hand {database['ENGINE']} to Daphne.")
-    process = subprocess.Popen(  # noqa: S603 (our own interpreter and arguments)
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0", "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    log: list[str] = []
-    ready = threading.Event()
-    port: list[int] = []
-
-    def drain() -> None:  # keep the pipe empty for the whole session
-        assert process.stderr is not None
-        for line in process.stderr:
-            log.append(line)
-            match = LISTENING.search(line)
-            if match and not ready.is_set():
-                port.append(int(match.group(1)))
-                ready.set()
-        ready.set()
-
-    threading.Thread(target=drain, daemon=True).start()
-    if not ready.wait(SERVER_START_SECONDS) or not port:
-        process.kill()
-        pytest.fail("Daphne did not start:\n" + "".join(log[-40:]))
-    server = LiveServer(process, port[0], log)
-    yield server
-    process.terminate()
-    process.wait(timeout=10)
+    yield from daphne_serving()
 
 
 @pytest.fixture
@@ -183,21 +116,3 @@ def watch(page: Page, server: LiveServer) -> dict[str, list[str]]:
 
     page.route("**/*", guard)
     return seen
-
-
-def sign_in(page: Page, server: LiveServer, username: str, password: str) -> None:
-    page.goto(server("/login/"))
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.locator("#chat")).to_be_visible()
-    expect(page.locator("#connection")).to_have_text("Connected")
-
-
-def send(page: Page, text: str) -> None:
-    box = page.locator("#composer-text")  # labelled "Your message" (or its translation)
-    box.fill(text)
-    box.press("Enter")
-
-
-PASSWORD = {"alice": "alice-pw-123", "bob": "bob-pw-123"}

@@ -23,8 +23,8 @@ from playwright.sync_api import Browser, Page, expect
 from bankbot.models import Conversation
 from disputes.models import Dispute
 from disputes.services import dispute_review
-from tests.browser.conftest import PASSWORD, LiveServer
-from tests.conftest import days_ago
+from tests.browser.helpers import PASSWORD, LiveServer
+from tests.factories import days_ago
 from tools.models import Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from bankbot.models import Message
 from llm.offline.served import serve_in_thread
-from tests.browser.conftest import PASSWORD, LiveServer, _daphne, send, sign_in
+from tests.browser.helpers import PASSWORD, LiveServer, daphne_serving, send, sign_in
 from tests.browser.test_streaming import SENTENCES, SHOWN
 from tests.paced_model import CAP_SECONDS, PacedServer
 
@@ -53,7 +53,7 @@ def model() -> Iterator[PacedServer]:
 def chat_server(
     model: PacedServer, django_db_setup: None, _django_orm_beside_playwright: None, transactional_db: None
 ) -> Iterator[LiveServer]:
-    yield from _daphne(
+    yield from daphne_serving(
         {
             "BANKBOT_MODEL": "paced-model",
             "OPENAI_BASE_URL": f"{model.url}/v1",

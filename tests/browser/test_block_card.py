@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Card
-from tests.browser.conftest import PASSWORD, send, sign_in
+from tests.browser.helpers import PASSWORD, send, sign_in
 from tools.models import Confirmation, ToolCallTrace
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

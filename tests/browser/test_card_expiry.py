@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PASSWORD, send, sign_in
+from tests.browser.helpers import PASSWORD, send, sign_in
 from tools.models import Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

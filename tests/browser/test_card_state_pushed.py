@@ -11,7 +11,7 @@ import threading
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.browser.conftest import PASSWORD, LiveServer, send, sign_in
+from tests.browser.helpers import PASSWORD, LiveServer, send, sign_in
 from tools.models import Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,9 +12,9 @@ import pytest
 from django.utils import formats, timezone, translation
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PASSWORD, send, sign_in
+from tests.browser.helpers import PASSWORD, send, sign_in
 from tests.chat.test_one_language import english_in
-from tests.conftest import days_ago
+from tests.factories import days_ago
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, expect
 
 from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
-from tests.browser.conftest import PASSWORD, send, sign_in
+from tests.browser.helpers import PASSWORD, send, sign_in
 from tools.models import Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

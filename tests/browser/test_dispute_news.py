@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from disputes.models import Dispute
-from tests.browser.conftest import PASSWORD, send, sign_in
-from tests.conftest import days_ago
+from tests.browser.helpers import PASSWORD, send, sign_in
+from tests.factories import days_ago
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import Transaction
-from tests.browser.conftest import PASSWORD, send, sign_in
-from tests.chat.conftest import statement_request
+from tests.browser.helpers import PASSWORD, send, sign_in
+from tests.chat.helpers import statement_request
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from bankbot.models import Conversation
-from tests.browser.conftest import PASSWORD
+from tests.browser.helpers import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Card
 from bankbot.models import Conversation, Message
-from tests.browser.conftest import PASSWORD
+from tests.browser.helpers import PASSWORD, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -123,8 +123,6 @@ CONTRAST = """badge => {
 
 
 def test_the_blocked_badge_is_readable(page: Page, server, alice):
-    from tests.browser.conftest import sign_in
-
     Card.objects.filter(last4="5505").update(status=Card.Status.BLOCKED, blocked_at=timezone.now())
     sign_in(page, server, "alice", PASSWORD["alice"])
     page.goto(server("/statement/"))

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import Card
-from tests.browser.conftest import PASSWORD, sign_in
-from tests.chat.conftest import make_proposal
+from tests.browser.helpers import PASSWORD, sign_in
+from tests.factories import make_proposal
 from tools.models import Confirmation, Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import LiveServer, send, sign_in
+from tests.browser.helpers import LiveServer, send, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,9 +10,9 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from bankbot.models import Conversation
-from tests.browser.conftest import PASSWORD
+from tests.browser.helpers import PASSWORD
 from tests.browser.test_accessibility import assert_accessible, chat_with_everything, in_language, sign_in
-from tests.conftest import days_ago
+from tests.factories import days_ago
 from tools.models import Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

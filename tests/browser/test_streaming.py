@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from bankbot.models import Message
 from llm.offline.served import serve_in_thread
-from tests.browser.conftest import PASSWORD, LiveServer, _daphne, send, sign_in
+from tests.browser.helpers import PASSWORD, LiveServer, daphne_serving, send, sign_in
 from tests.paced_model import CAP_SECONDS, PacedServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +39,7 @@ def paced_server(
     transactional_db: None,
 ) -> Iterator[LiveServer]:
     """Daphne answering with the paced model, through the real openai SDK."""
-    yield from _daphne(
+    yield from daphne_serving(
         {
             "BANKBOT_MODEL": "paced-model",
             "OPENAI_BASE_URL": f"{paced_model.url}/v1",

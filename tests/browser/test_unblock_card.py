@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import Card
 from accounts.services import card_block
-from tests.browser.conftest import PASSWORD, send, sign_in
+from tests.browser.helpers import PASSWORD, send, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -21,7 +21,7 @@ from disputes.services import dispute_check, dispute_window_open
 from errors import RuleViolation
 from llm.offline.months import shift_month
 from llm.offline.periods import find_period
-from tests.conftest import make_customer
+from tests.factories import make_customer
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +152,7 @@ def test_a_confirm_card_expires_at_its_time_across_midnight(today, alice, time_m
     from django.conf import settings
 
     from bankbot.models import Conversation
-    from tests.chat.conftest import make_proposal
+    from tests.factories import make_proposal
     from tools.models import Proposal
     from tools.proposals import ProposalExpired, proposal_confirm
 

@@ -8,7 +8,7 @@ from bankbot.agent import run_turn
 from bankbot.chat import message_customer_add
 from bankbot.fragments import new_turn_id, render_event
 from tests.agent.fakes import ScriptedModel, call, text
-from tests.conftest import days_ago
+from tests.factories import days_ago
 from tools.models import Proposal
 
 

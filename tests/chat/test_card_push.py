@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from bankbot.card_push import render_pushed_card
-from tests.chat.conftest import make_proposal
+from tests.factories import make_proposal
 from tools.models import Proposal, ToolCallTrace
 from tools.proposals import proposal_supersede_older
 

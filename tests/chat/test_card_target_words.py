@@ -13,8 +13,7 @@ from django.utils import formats, timezone, translation
 from accounts.models import Transaction
 from bankbot.cards import disputes_shown, proposal_card
 from disputes.services import dispute_open
-from tests.chat.conftest import make_proposal
-from tests.conftest import days_ago
+from tests.factories import days_ago, make_proposal
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 
 from accounts.models import Transaction
-from tests.chat.conftest import statement_request
-from tests.conftest import days_ago
+from tests.chat.helpers import statement_request
+from tests.factories import days_ago
 
 pytestmark = pytest.mark.django_db
 

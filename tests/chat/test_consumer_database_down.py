@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import OperationalError
 
-from tests.chat.conftest import frame
+from tests.chat.helpers import frame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from bankbot.chat_input import MAX_FRAME_BYTES
 from bankbot.models import Message
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

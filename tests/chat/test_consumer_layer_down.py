@@ -12,7 +12,7 @@ from django.test import Client
 
 from bankbot.fragments import group_name
 from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from tests.chat.conftest import session_cookie
+from tests.chat.helpers import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

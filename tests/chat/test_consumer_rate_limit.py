@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

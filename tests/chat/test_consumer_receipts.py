@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.chat_input import frame_client_id
 from bankbot.models import Conversation, Message
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

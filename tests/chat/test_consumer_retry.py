@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from llm import ModelConfig
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,7 +17,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from bankbot.models import Conversation, Message
-from tests.chat.conftest import ORIGIN, frame, receive_until
+from tests.chat.helpers import ORIGIN, frame, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

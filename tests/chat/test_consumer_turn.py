@@ -11,7 +11,7 @@ from django.utils.html import escape
 
 from bankbot.consumers import ChatConsumer
 from bankbot.models import Message
-from tests.chat.conftest import frame, receive_until, statement_request
+from tests.chat.helpers import frame, receive_until, statement_request
 from tools.models import Proposal
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,8 +13,9 @@ from bankbot.agent import history_for_model
 from bankbot.models import Message
 from disputes.models import Dispute
 from disputes.services import dispute_open, dispute_review
-from tests.chat.conftest import make_proposal, receive_until
+from tests.chat.helpers import receive_until
 from tests.chat.test_proposal_confirm import HTMX, confirm
+from tests.factories import make_proposal
 from tools.context import action_context_for
 from tools.harness import GuardedHarness
 from tools.models import Proposal

@@ -10,8 +10,8 @@ from bankbot.agent import run_turn
 from bankbot.chat import message_customer_add
 from bankbot.fragments import render_event, timeline, tool_extras
 from tests.agent.fakes import ScriptedModel, call, text
-from tests.chat.conftest import statement_request
-from tests.conftest import days_ago
+from tests.chat.helpers import statement_request
+from tests.factories import days_ago
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import Transaction
-from tests.chat.conftest import make_proposal, statement_request
-from tests.conftest import days_ago
+from tests.chat.helpers import statement_request
+from tests.factories import days_ago, make_proposal
 from tests.hidden_text import HIDDEN, assert_shown
 
 pytestmark = pytest.mark.django_db

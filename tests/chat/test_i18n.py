@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 
 pytestmark = pytest.mark.django_db
 

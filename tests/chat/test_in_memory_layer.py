@@ -80,7 +80,7 @@ async def test_the_chat_dispatches_without_a_hop_to_close_connections(
     from channels.layers import get_channel_layer
 
     from bankbot.fragments import group_name
-    from tests.chat.conftest import frame, receive_until
+    from tests.chat.helpers import frame, receive_until
 
     hops: list[int] = []
     real = channels.consumer.aclose_old_connections

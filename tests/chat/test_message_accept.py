@@ -19,7 +19,7 @@ from bankbot import chat
 from bankbot.chat import RATE_LIMIT_MESSAGES, RETRY, message_accept
 from bankbot.models import Conversation, Message
 from errors import InvalidInput
-from tests.chat.conftest import frame
+from tests.chat.helpers import frame
 from tests.chat.test_consumer_receipts import receipt
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.utils.html import escape
 
 from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
-from tests.chat.conftest import statement_request
+from tests.chat.helpers import statement_request
 from tools.models import Proposal
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chat.conftest import make_proposal
+from tests.factories import make_proposal
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from accounts.models import Card
 from accounts.services import card_block
 from disputes.models import Dispute
 from disputes.services import dispute_review
-from tests.conftest import days_ago
+from tests.factories import days_ago
 from tools.models import Proposal
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Card
 from bankbot.models import Message
-from tests.chat.conftest import make_proposal
+from tests.factories import make_proposal
 from tools.models import Confirmation, Proposal
 
 pytestmark = pytest.mark.django_db

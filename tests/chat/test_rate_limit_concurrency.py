@@ -19,7 +19,7 @@ from django.db import connection
 
 from bankbot.chat import RATE_LIMIT_MESSAGES
 from bankbot.models import Conversation, Message
-from tests.chat.conftest import ORIGIN, frame, session_cookie
+from tests.chat.helpers import ORIGIN, frame, session_cookie
 from tests.threads import run_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -21,7 +21,7 @@ from bankbot.chat import RATE_LIMIT_MESSAGES, message_customer_add, message_retr
 from bankbot.models import Message
 from errors import InvalidInput
 from tests.agent.fakes import sse
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 from tests.threads import run_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,14 +12,14 @@ from django.utils import timezone
 from accounts.models import Transaction
 from bankbot.agent import TurnEvent
 from bankbot.fragments import render_event
-from tests.chat.conftest import HOSTILE, make_proposal, statement_request
+from tests.chat.helpers import HOSTILE, statement_request
 from tests.chat.html_checks import (
     active_attributes,
     htmx_request_attributes,
     inline_scripts,
     remote_sources,
 )
-from tests.conftest import days_ago
+from tests.factories import days_ago, make_proposal
 
 pytestmark = pytest.mark.django_db
 

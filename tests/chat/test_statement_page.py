@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tests.conftest import days_ago
+from tests.factories import days_ago
 
 pytestmark = pytest.mark.django_db
 

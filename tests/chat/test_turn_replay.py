@@ -18,7 +18,7 @@ from bankbot.fragments import timeline
 from bankbot.models import Message
 from llm.config import ModelConfig
 from llm.offline.served import serve_in_thread
-from tests.chat.conftest import frame, receive_until
+from tests.chat.helpers import frame, receive_until
 from tests.chat.test_consumer_turn import streamed_text
 from tests.paced_model import CAP_SECONDS, PacedServer
 

@@ -18,8 +18,8 @@ from bankbot.chat import message_customer_add, message_to_retry
 from bankbot.models import Conversation
 from llm.config import ModelConfig
 from llm.offline.served import ModelServer, serve_in_thread
-from tests.chat.conftest import frame, receive_until
-from tests.conftest import make_customer
+from tests.chat.helpers import frame, receive_until
+from tests.factories import make_customer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

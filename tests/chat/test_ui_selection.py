@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Account, Transaction
-from tests.chat.conftest import statement_request
-from tests.conftest import days_ago
+from tests.chat.helpers import statement_request
+from tests.factories import days_ago
 from tools.models import Proposal, ToolCallTrace
 
 pytestmark = pytest.mark.django_db

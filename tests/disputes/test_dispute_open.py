@@ -12,7 +12,7 @@ from accounts.models import Transaction
 from disputes.models import Dispute
 from disputes.services import dispute_open
 from errors import Conflict, InvalidInput, NotFound, RuleViolation
-from tests.conftest import days_ago
+from tests.factories import days_ago
 
 
 def open_dispute(customer, reference="T-1001", amount="15000.00", reason="not_recognised", key=None):
@@ -199,7 +199,10 @@ def test_the_database_refuses_a_reason_that_is_not_a_code(alice):
         )
 
 
-@pytest.mark.parametrize("key", ["not-a-uuid", str(uuid.uuid4()), None])
+# Named ids: a uuid4 in the test's name would differ between pytest-xdist workers' collections.
+@pytest.mark.parametrize(
+    "key", ["not-a-uuid", str(uuid.uuid4()), None], ids=["not-a-uuid", "uuid-as-text", "None"]
+)
 def test_it_refuses_a_key_that_is_not_a_uuid(alice, key):
     with pytest.raises(InvalidInput) as caught:
         dispute_open(

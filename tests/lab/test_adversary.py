@@ -19,7 +19,7 @@ from lab.clients import RequestLog, lab_model_client
 from lab.runner import run_scenario
 from lab.schema import Scenario, Setup
 from lab.templating import Renderer
-from tests.lab.conftest import WORLD, scenario
+from tests.lab.helpers import WORLD, scenario
 
 REASONS = ["not_recognised", "charged_twice", "not_received", "wrong_amount", "cancelled"]
 SYSTEM = {"role": "system", "content": "You are BankBot. Today is 2026-03-15. Be brief."}

@@ -10,6 +10,9 @@ from lab.headline import HEADLINE_PATH, REFRESH, headline_read
 from lab.loader import load_builtin
 from lab.runner import run_corpus
 
+# The corpus is played once for the module: its tests stay on one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("lab_adversary_corpus")
+
 
 @pytest.fixture(scope="module")
 def adversary_results(django_db_blocker):

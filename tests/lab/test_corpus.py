@@ -16,6 +16,9 @@ from lab.loader import load_builtin
 from lab.runner import run_corpus
 from lab.scores import score_table, scores
 
+# The corpus is played once for the module: its tests stay on one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("lab_corpus")
+
 
 @pytest.fixture(scope="module")
 def corpus_results(django_db_blocker):

@@ -11,7 +11,7 @@ from django.db import connection
 from lab.isolation import isolated_database
 from lab.loader import load_file
 from lab.runner import run_scenario
-from tests.lab.conftest import scenario
+from tests.lab.helpers import scenario
 
 
 def row_counts() -> dict[str, int]:

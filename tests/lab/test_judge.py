@@ -7,7 +7,7 @@ from decimal import Decimal
 from lab.judge import Evidence, judge
 from lab.schema import Scenario
 from lab.world import BankRecords
-from tests.lab.conftest import scenario
+from tests.lab.helpers import scenario
 
 NO_CHANGE = {"disputes_opened": [], "cards_blocked": []}
 

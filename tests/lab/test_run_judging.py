@@ -8,7 +8,7 @@ from django.db import IntegrityError
 from accounts.models import Card
 from lab.runner import run_scenario
 from lab.schema import Scenario
-from tests.lab.conftest import WORLD, scenario
+from tests.lab.helpers import WORLD, scenario
 
 
 def alice_with(description: str) -> dict:

@@ -6,7 +6,7 @@ import pytest
 
 from lab.loader import LabFileError, load_builtin, load_file, load_paths
 from lab.schema import Scenario
-from tests.lab.conftest import WORLD, scenario
+from tests.lab.helpers import WORLD, scenario
 
 
 def error_for(write_yaml, data) -> str:

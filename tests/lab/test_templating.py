@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from lab.schema import Scenario
 from lab.templating import Renderer
 from llm.offline.injection import reveal
-from tests.lab.conftest import scenario
+from tests.lab.helpers import scenario
 
 NOW = datetime(2026, 3, 4, 15, 30, tzinfo=ZoneInfo("Asia/Almaty"))
 

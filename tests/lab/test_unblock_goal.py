@@ -11,7 +11,7 @@ from lab.runner import run_scenario
 from lab.schema import Scenario
 from lab.templating import Renderer
 from lab.world import world_build
-from tests.lab.conftest import WORLD, scenario
+from tests.lab.helpers import WORLD, scenario
 
 
 def world(alice_cards: list[dict], bob_cards: list[dict] | None = None) -> dict:

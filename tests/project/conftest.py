@@ -1,14 +1,11 @@
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-import config
-
-SETTINGS_FILE = Path(config.__file__).with_name("settings.py")
+from tests.project.helpers import SETTINGS_FILE
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from tests.project.conftest import SETTINGS_FILE
+from tests.project.helpers import SETTINGS_FILE
 
 
 def test_it_turns_debug_off_by_default(load_settings):

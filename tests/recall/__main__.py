@@ -30,9 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
-    from tests.conftest import _compile_translations
+    from tests.translations import compile_translations
 
-    _compile_translations()  # the Russian replies, as in a pytest run
+    compile_translations()  # the Russian replies, as in a pytest run
     setup_test_environment()
     databases = setup_databases(verbosity=0, interactive=False, aliases={"default"}, serialized_aliases=set())
     try:

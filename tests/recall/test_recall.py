@@ -21,8 +21,9 @@ from tests.recall.report import doc_rows, doc_rows_stated, doc_table, reasons
 from tests.recall.world import ALL_CARDS, FULL_AMOUNTS, NOW
 
 # The module's results are measured once, outside any test's transaction; the mark
-# makes pytest-django set the test database up for them even when run alone.
-pytestmark = pytest.mark.django_db
+# makes pytest-django set the test database up for them even when run alone. Its
+# tests stay together on one pytest-xdist worker (--dist loadgroup), which measures once.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("recall_results")]
 
 GUARANTEES_DOC = Path(__file__).resolve().parents[2] / "docs" / "guarantees.md"
 

@@ -10,7 +10,8 @@ import pytest
 from tests.recall.cases import load_cases
 from tests.recall.measure import WAYS, Result
 
-pytestmark = pytest.mark.django_db
+# The traps are measured once for the module (tests/recall/conftest.py): one xdist worker.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("recall_traps")]
 
 
 def test_no_trap_gets_an_action_that_was_not_asked(trap_results: list[Result]) -> None:

@@ -17,13 +17,7 @@ import pytest
 from accounts.models import Card
 from bankbot.cards import proposal_card
 from disputes.models import Dispute
-from tests.scale.conftest import (
-    clicks_for,
-    make_scale_customer,
-    propose_block,
-    propose_dispute,
-    run_workers,
-)
+from tests.scale.helpers import clicks_for, make_scale_customer, propose_block, propose_dispute, run_workers
 from tools.models import Confirmation, Proposal, ToolCallTrace
 from tools.proposals import proposal_confirm
 

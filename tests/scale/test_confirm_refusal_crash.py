@@ -16,7 +16,7 @@ from accounts.models import Card
 from bankbot.cards import proposal_card
 from disputes.models import Dispute
 from disputes.services import dispute_open
-from tests.scale.conftest import clicks_for, make_scale_customer, propose_dispute, run_workers
+from tests.scale.helpers import clicks_for, make_scale_customer, propose_dispute, run_workers
 from tests.scale.test_confirm_crash import confirm_here, kill_when_stopped
 from tools.models import Confirmation, Proposal, ToolCallTrace
 

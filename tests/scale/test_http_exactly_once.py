@@ -17,7 +17,7 @@ from django.test import Client
 
 from accounts.models import Card
 from disputes.models import Dispute
-from tests.scale.conftest import propose_block, propose_dispute
+from tests.scale.helpers import propose_block, propose_dispute
 from tools.models import Confirmation, Proposal, ToolCallTrace
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

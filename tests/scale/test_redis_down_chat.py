@@ -15,8 +15,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from bankbot.outage import TRY_AGAIN_LATER_CLOSE_CODE
-from tests.chat.conftest import ORIGIN, session_cookie
-from tests.scale.conftest import DatabaseLink
+from tests.chat.helpers import ORIGIN, session_cookie
+from tests.scale.helpers import DatabaseLink
 from tests.scale.test_channel_layer import settings_with
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from disputes.models import Dispute
-from tests.scale.conftest import clicks_for, make_scale_customer, propose_dispute, run_workers
+from tests.scale.helpers import clicks_for, make_scale_customer, propose_dispute, run_workers
 from tools.models import Confirmation, Proposal, ToolCallTrace
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

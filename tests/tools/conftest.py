@@ -6,7 +6,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Card, Customer
-from tests.conftest import make_customer
+from tests.factories import make_customer
+from tests.tools.helpers import ACME_CODES, WORLD
 from tools.context import action_context_for
 from tools.harness import GuardedHarness
 from tools.mandate import mandate_for
@@ -22,23 +23,6 @@ def harness_for():
         return GuardedHarness(ctx)
 
     return build
-
-
-WORLD = [  # reference, days ago, amount, merchant, card
-    ("T-3001", 5, "15000.00", "Acme Food", "4242"),
-    ("T-3002", 6, "4200.00", "Acme Rides", "4242"),
-    ("T-3003", 10, "15000.00", "Magnum Cash&Carry", "5505"),
-    ("T-3004", 3, "2500.50", "Coffee Boom", "4242"),
-    ("T-3005", 40, "99000.00", "Air Astana", "5505"),
-    ("T-3006", 12, "4200.00", "Yandex Go", "5505"),
-    ("T-3007", 200, "8000.00", "Sulpak", "4242"),
-    ("T-3008", 20, "7300.00", "Magnum Cash&Carry", "5505"),
-    ("T-3009", 2, "43000.00", "Kaspi Magazin", "4242"),
-    ("T-3010", 8, "1200.00", "Acme Company", "4242"),
-]
-
-
-ACME_CODES = {"Acme Food": "5812", "Acme Rides": "4121"}
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Card
-from tests.conftest import make_customer
+from tests.factories import make_customer
 from tools.mandate import Grant, Unbound, mandate_for
 
 pytestmark = pytest.mark.django_db

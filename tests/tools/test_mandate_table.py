@@ -20,7 +20,7 @@ from django.utils import formats, timezone, translation
 from accounts.models import Customer
 from accounts.money import amount_values
 from bankbot.models import Conversation
-from tests.tools.conftest import WORLD
+from tests.tools.helpers import WORLD
 from tests.tools.mandate_cases import CASES
 from tools.catalog import CATALOG
 from tools.context import action_context_for

@@ -151,7 +151,7 @@ def test_malformed_calls_get_structured_errors(alice_conversation, harness_for, 
 
 def test_a_date_alone_identifies_only_the_days_single_transaction(alice, alice_conversation, harness_for):
     from accounts.models import Transaction
-    from tests.conftest import days_ago
+    from tests.factories import days_ago
 
     day = days_ago(5)
     text = f"dispute the charge on {day:%Y-%m-%d}"
