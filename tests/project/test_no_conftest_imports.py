@@ -1,4 +1,4 @@
-"""No test module imports from a conftest.py (docs/layout.md, the dev loop): a conftest
+"""No test module imports from a conftest.py (docs/design.md, "What keeps the design true"): a conftest
 holds fixtures and hooks, which pytest hands to the tests itself; plain helpers live in
 helpers.py modules beside the tests and in tests/factories.py, where an import can name
 them. Read with ast, so an import inside a function counts too."""

@@ -1,7 +1,8 @@
-"""Types on the critical path (docs/layout.md 4.3): the packages below, and the chat's
-modules that call the harness, are checked with every flag ``mypy --strict`` sets, per
-module (pyproject's ``[[tool.mypy.overrides]]``); the services that change money, cards
-and disputes, and the harness's entries (a click, the mandate, policy), take no ``Any``.
+"""Types on the critical path (docs/design.md, "What keeps the design true"): the packages
+below, and the chat's modules that call the harness, are checked with every flag
+``mypy --strict`` sets, per module (pyproject's ``[[tool.mypy.overrides]]``); the services
+that change money, cards and disputes, and the harness's entries (a click, the mandate,
+policy), take no ``Any``.
 
 mypy itself is asked: which flags ``--strict`` sets in the installed version, and what
 each module gets from pyproject.toml once its overrides are applied."""
