@@ -44,6 +44,9 @@ class Grant:
     amount: Decimal | None = None  # disputes: the one amount allowed; None: the full amount
     reason: str | None = None  # disputes: the reason code
     source: str = ""
+    # The customer's own words named the target exactly (its reference, its card
+    # digits): no text they read could have chosen it (tools/provenance.py).
+    named: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"operation": self.operation, "target": self.target}
@@ -248,7 +251,7 @@ def bind_card(
     if used is not None:  # digits say it all; else the cards that paid, if any did
         matching = [c for c in matching if c.last4 in used]
     if len(matching) == 1:
-        return Grant(operation, matching[0].last4, source=source)
+        return Grant(operation, matching[0].last4, source=source, named=matching[0].last4 in target.cards)
     if not matching:
         return Unbound(operation, "no_match", "no card of the customer's matches")
     return Unbound(
@@ -336,7 +339,9 @@ def bind_transaction(customer: Customer, request: Request, source: str) -> Grant
     options = _chosen(options, target)
     if len(options) == 1:
         txn, amount = options[0]
-        return Grant(operation, txn.reference, amount, reason, source)
+        return Grant(
+            operation, txn.reference, amount, reason, source, named=txn.reference in target.references
+        )
     if not options:
         return Unbound(operation, "no_match", "no transaction of the customer's matches everything they said")
     # All that fit: the offer ranks them by how well each fits (a category, a name) and

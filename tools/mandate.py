@@ -115,7 +115,8 @@ def mandate_for(
                 for c in bound.candidates
             ]
             if all(isinstance(b, Grant) for b in each):
-                grants.extend(b for b in each if isinstance(b, Grant))
+                # Each bound by its reference here, not by the customer's words: not named.
+                grants.extend(replace(b, named=False) for b in each if isinstance(b, Grant))
                 continue
         if isinstance(bound, Grant) and _maybe_a_part(request, bound):
             bound = Unbound(

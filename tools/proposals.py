@@ -107,6 +107,9 @@ def proposal_create(
     in this turn: tools/provenance.py, ``shown_because``)."""
     canonical = args.model_dump(mode="json")
     target = str(canonical.get(spec.target.kind, ""))
+    # The grant this call spends: did the customer's own words name its target?
+    grant = spec.grant(ctx, args)
+    named = grant is not None and grant.named
     return Proposal.objects.create(
         customer=ctx.customer,
         # The chat's conversation, typed as the key's target (the harness names no more
@@ -116,7 +119,7 @@ def proposal_create(
         args=canonical,
         args_digest=args_digest(spec.name, canonical),
         summary=spec.summary(ctx, args),
-        external_sources=sources_marked(sources, target=target, read_from=read_from),
+        external_sources=sources_marked(sources, target=target, read_from=read_from, named=named),
         expires_at=timezone.now() + timedelta(seconds=settings.BANKBOT_PROPOSAL_TTL_SECONDS),
     )
 

@@ -100,23 +100,36 @@ MENTIONS_TARGET = "mentions_target"
 INSTRUCTION_THIS_TURN = "instruction_this_turn"
 
 
-def shown_because(source: Source, *, target: str | None, this_turn: bool) -> list[str]:
+def shown_because(source: Source, *, target: str | None, this_turn: bool, named: bool = False) -> list[str]:
     """Why this source could have shaped a proposal on ``target`` ([] if it could not):
     it names the target or sits in the target's own row, or it reads like an
-    instruction and was read in the turn that proposed."""
+    instruction and was read in the turn that proposed.
+
+    ``named``: the customer's own words named the target exactly (the grant's
+    reference or card digits, tools/binding.py). Then no text they read chose it,
+    and the row's own merchant name or description is no warning. A text that
+    names the target in its words, or reads like an instruction, is still shown:
+    it may be what led the customer to ask."""
     reasons = []
-    if target and (target in source.mentions or source.row == target):
+    own_row = source.row == target and (source.instruction or not named)
+    if target and (target in source.mentions or own_row):
         reasons.append(MENTIONS_TARGET)
     if source.instruction and this_turn:
         reasons.append(INSTRUCTION_THIS_TURN)
     return reasons
 
 
-def sources_marked(sources: Sequence[Source], *, target: str | None, read_from: int) -> list[dict[str, Any]]:
+def sources_marked(
+    sources: Sequence[Source], *, target: str | None, read_from: int, named: bool = False
+) -> list[dict[str, Any]]:
     """Every source as a proposal stores it, each with why the card shows it ("shown");
-    ``sources[read_from:]`` were read in the proposing turn."""
+    ``sources[read_from:]`` were read in the proposing turn; ``named`` as in
+    ``shown_because``."""
     return [
-        {**source.as_dict(), "shown": shown_because(source, target=target, this_turn=index >= read_from)}
+        {
+            **source.as_dict(),
+            "shown": shown_because(source, target=target, this_turn=index >= read_from, named=named),
+        }
         for index, source in enumerate(sources)
     ]
 
