@@ -223,9 +223,12 @@ def transactions_find(
     merchant: str | None = None,
     amount: Decimal | None = None,
     month: str | None = None,
+    reference: str | None = None,
     limit: int = 10,
 ) -> list[Transaction]:
     rows = customer_transactions(customer=customer).select_related("card")
+    if reference:
+        rows = rows.filter(reference__iexact=reference.strip())
     if merchant:
         rows = rows.filter(merchant__icontains=merchant.strip())
     if amount is not None:

@@ -256,14 +256,15 @@ def _dispute_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
     if not lookups:
         return _look_up_transaction(conversation, request)
     rows = next((rows for rows in (lookup.transactions() for lookup in lookups) if rows), [])
+    if not rows and request.reference:
+        # The reference named is none of the customer's: no other row is a guess at it.
+        return Step(text=say("no_reference", language, reference=request.reference))
     if not rows:
         # Nothing fit the lookup's filters (a misspelt name, a wrong amount): the
         # most recent rows, to guess from.
         wider = _call(conversation, "find_transactions", merchant=None, amount=None, month=None)
         if wider is not None and wider.key() not in _made(conversation):
             return Step(calls=[wider])
-        if request.reference:
-            return Step(text=say("no_reference", language, reference=request.reference))
         return Step(text=say("no_match", language))
     lookup = next(lookup for lookup in lookups if lookup.transactions())
     matches = _matching(lookup, request) or rows
@@ -366,15 +367,12 @@ def _asked_for(conversation: ChatRequest) -> list[ToolCall]:
 
 
 def _look_up_transaction(conversation: ChatRequest, request: CustomerRequest) -> Step:
-    # The narrow finder first (with nothing described: the most recent rows); a
-    # whole month's statement only if it is missing.
-    call = _call(
-        conversation,
-        "find_transactions",
-        merchant=request.merchant,
-        amount=request.amount,
-        month=request.month,
-    ) or _call(conversation, "get_statement", month=request.month or shift_month(conversation.today, 0))
+    # The narrow finder first: a reference named looks up that one row (the answer
+    # shows it, not ten others); with nothing described, the most recent rows. A
+    # whole month's statement only if the finder is missing.
+    call = _own_lookup(conversation, request) or _call(
+        conversation, "get_statement", month=request.month or shift_month(conversation.today, 0)
+    )
     return Step(calls=[call]) if call else _unavailable(request)
 
 
@@ -394,16 +392,23 @@ def _lookups(conversation: ChatRequest, request: CustomerRequest) -> list[Exchan
         for exchange in conversation.results()
         if exchange.name in ("find_transactions", "get_statement") and exchange.status == "ok"
     ]
-    own = _call(
+    own = _own_lookup(conversation, request)
+    return sorted(
+        found,
+        key=lambda exchange: own is None or (ToolCall(exchange.name, exchange.arguments).key() != own.key()),
+    )
+
+
+def _own_lookup(conversation: ChatRequest, request: CustomerRequest) -> ToolCall | None:
+    """The finder's call for what the customer described: by reference when they named one."""
+    if request.reference:
+        return _call(conversation, "find_transactions", reference=request.reference.upper())
+    return _call(
         conversation,
         "find_transactions",
         merchant=request.merchant,
         amount=request.amount,
         month=request.month,
-    )
-    return sorted(
-        found,
-        key=lambda exchange: own is None or (ToolCall(exchange.name, exchange.arguments).key() != own.key()),
     )
 
 

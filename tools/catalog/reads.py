@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 MONTH_PATTERN = r"^\d{4}-(0[1-9]|1[0-2])$"
 AMOUNT_PATTERN = r"^\d{1,12}(\.\d{1,2})?$"
+REFERENCE_PATTERN = r"^[Tt]-\d{1,12}$"
 AT_ONCE = "Runs at once, on a path that cannot write."
 
 
@@ -35,11 +36,18 @@ class ListCardsArgs(ToolArgs):
 
 class FindTransactionsArgs(ToolArgs):
     """Find up to 10 of the customer's own transactions by merchant name, exact amount
-    and/or month, newest first. Use it to find the reference of a transaction to dispute."""
+    and/or month, newest first, or the one with a reference the customer named. Use it to
+    find the reference (and amount) of a transaction to dispute."""
 
     merchant: str | None = Field(max_length=100, description="Part of the merchant's name.")
     amount: str | None = Field(pattern=AMOUNT_PATTERN, description="Exact amount in KZT.")
     month: str | None = Field(pattern=MONTH_PATTERN, description="The month, as YYYY-MM.")
+    # Optional, and last: a call that names no reference still validates.
+    reference: str | None = Field(
+        default=None,
+        pattern=REFERENCE_PATTERN,
+        description="The transaction's reference (T-1004), when the customer named it.",
+    )
 
 
 def get_statement(ctx: ActionContext, args: GetStatementArgs) -> dict[str, Any]:
@@ -84,6 +92,7 @@ def find_transactions(ctx: ActionContext, args: FindTransactionsArgs) -> dict[st
         merchant=args.merchant,
         amount=Decimal(args.amount) if args.amount else None,
         month=args.month,
+        reference=args.reference,
     )
     return {"transactions": [transaction_row(t) for t in rows], "count": len(rows)}
 
