@@ -32,6 +32,16 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": ("I've prepared this for you: {summary}. Please check it and press Confirm if it is right."),
         "ru": ("Я подготовил это для вас: {summary}. Проверьте и нажмите «Подтвердить», если всё верно."),
     },
+    # After a block proposed for a lost or stolen card: what blocking does, and the
+    # replacement, which this chat cannot order.
+    "lost_card_next": {
+        "en": "Once you confirm, the card is blocked at once: no payments or cash withdrawals "
+        "can be made with it. If you find it, you can unblock it here. For a new card, order a "
+        "replacement in the bank's app or at a branch: I can't order one from this chat.",
+        "ru": "После подтверждения карта будет заблокирована сразу: ею нельзя будет платить и "
+        "снимать наличные. Если карта найдётся, её можно разблокировать здесь. Новую карту "
+        "закажите в приложении банка или в отделении: из этого чата заказать её я не могу.",
+    },
     # A proposed action in the reply's words, from the call's own arguments: the
     # harness's summary is in the page's language, which may not be the customer's.
     "action_block_card": {"en": "Block card •••• {card}", "ru": "Заблокировать карту •••• {card}"},

@@ -27,6 +27,7 @@ from .phrases import TEXTS, count_transactions, month_label, say
 from .questions import answers
 from .understanding import (
     DEFAULT_REASON,
+    LOSS_RE,
     CustomerRequest,
     Language,
     language_of,
@@ -652,6 +653,9 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
             if language_of(summary) != request.language:
                 summary = _action_said(exchange, request.language) or summary
             texts.append(say("prepared", request.language, summary=summary))
+            if exchange.name == "block_card" and LOSS_RE.search(request.text):
+                # A lost or stolen card: what blocking does, and what comes next.
+                texts.append(say("lost_card_next", request.language))
         elif exchange.status == "error":
             error = result.get("error")
             message = error.get("message") if isinstance(error, dict) else error
