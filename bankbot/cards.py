@@ -18,6 +18,7 @@ from accounts.models import Customer
 from accounts.money import kzt_text
 from accounts.selectors import customer_transactions
 from accounts.text import reveal_hidden
+from bankbot.models import Message
 from disputes.models import Dispute
 from disputes.reasons import REASON_LABELS
 from tools.catalog import CATALOG, ArgLabel, WriteTool, ui_actions_for
@@ -63,6 +64,9 @@ class ProposalCard:
     outcome: str = ""  # the result in a sentence, in the page's language
     outcome_rows: list[tuple[str, str]] = field(default_factory=list)
     picker: Picker | None = None  # a pending card's other choices (a dispute's reason)
+    # An expired card's one click to ask again: the customer's request, sent again as
+    # their message, so the action is proposed afresh and needs a fresh Confirm.
+    ask_again: str = ""
 
     @property
     def dom_id(self) -> str:
@@ -136,7 +140,25 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         outcome=outcome.sentence if outcome else "",
         outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows] if outcome else [],
         picker=_picker(spec, proposal) if state == "pending" and spec is not None else None,
+        ask_again=_asked(proposal) if state == "expired" else "",
     )
+
+
+def _asked(proposal: Proposal) -> str:
+    """The customer's message that the proposal answered: their latest before it."""
+    if proposal.conversation_id is None:
+        return ""
+    message = (
+        Message.objects.filter(
+            conversation_id=proposal.conversation_id,
+            role=Message.Role.CUSTOMER,
+            created_at__lte=proposal.created_at,
+        )
+        .exclude(text="")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    return message.text if message is not None else ""
 
 
 def _target_row(spec: WriteTool | None, proposal: Proposal) -> dict[str, Any] | None:
