@@ -20,7 +20,7 @@ def test_it_lists_every_text_and_marks_those_on_the_card(alice, staff_client):
     earlier = GuardedHarness(action_context_for(alice.user, conversation))
     for merchant in ("Coffee", "Air Astana"):
         earlier.call("find_transactions", {"merchant": merchant, "amount": None, "month": None})
-    text = "dispute T-1004"
+    text = "dispute the Air Astana flight"  # by description: the row's own texts are marked
     Message.objects.create(conversation=conversation, role=Message.Role.CUSTOMER, text=text)
     ctx = action_context_for(alice.user, conversation, mandate=mandate_for(customer=alice, text=text))
     outcome = GuardedHarness(ctx, earlier.sources).call(
