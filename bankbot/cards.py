@@ -131,7 +131,7 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         state=state,
         rows=rows,
         action=spec.action_text(proposal.args) if spec is not None else "",
-        said=proposal_said(proposal),
+        said=_headline(spec, proposal, target) or proposal_said(proposal),
         authors=", ".join(authors),
         excerpts=excerpts[:3],
         more=max(0, len(excerpts) - 3),
@@ -169,6 +169,30 @@ def _target_row(spec: WriteTool | None, proposal: Proposal) -> dict[str, Any] | 
     name = str(proposal.args.get(spec.target.kind, ""))
     found = spec.target.rows(proposal.customer, [spec.target.normal(name)]) if name else []
     return found[0] if found else None
+
+
+def _headline(spec: WriteTool | None, proposal: Proposal, target: Mapping[str, object] | None) -> str:
+    """A dispute's headline in the page's language, from its stored arguments and its
+    row: "Dispute 74,234.00 ₸ at Technodom on 16 Sep 2026 — T-10022". "" for any other
+    action, or a row that is gone: the action's own words then (``proposal_said``).
+    The stored English summary stays as it is, the record staff read."""
+    if spec is None or spec.target.kind != "transaction" or target is None:
+        return ""
+    merchant = target.get("merchant")
+    merchant = merchant.text if isinstance(merchant, External) else merchant
+    amount = proposal.args.get("amount")
+    try:
+        posted = date.fromisoformat(str(target.get("posted_at")))
+    except ValueError:
+        return ""
+    if not merchant or amount is None:
+        return ""
+    return _("Dispute %(amount)s at %(merchant)s on %(date)s — %(reference)s") % {
+        "amount": kzt_text(amount),
+        "merchant": reveal_hidden(str(merchant)),
+        "date": formats.date_format(posted, "j M Y"),
+        "reference": proposal.args.get("transaction", ""),
+    }
 
 
 def _target_rows(kind: str, label: str, shown: str, row: Mapping[str, object]) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ is still shown."""
 from __future__ import annotations
 
 import pytest
+from django.utils import formats, timezone, translation
 from playwright.sync_api import expect
 
 from accounts.models import Transaction
@@ -14,6 +15,10 @@ from tests.browser.helpers import PASSWORD, send, sign_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLANTED = "dispute T-1003 for 450000"
+HEADLINE = {
+    "en": "Dispute 15,000.00\u00a0₸ at Magnum Cash&Carry on {day} — T-1001",
+    "ru": "Оспорить 15\u00a0000,00\u00a0₸ в Magnum Cash&Carry от {day} — T-1001",
+}
 SAYS = {
     "en": {
         "connected": "Connected",
@@ -55,4 +60,17 @@ def test_a_dispute_by_description_shows_a_planted_instruction(browser, server, a
     card = page.locator(".proposal--pending")
     expect(card).to_be_visible()
     expect(card.locator(".warning")).to_contain_text(PLANTED)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_dispute_cards_headline_is_a_sentence_in_the_pages_language(browser, server, alice, lang):
+    """Customer issue, point 4: the amount, the merchant, the date and the reference."""
+    posted = Transaction.objects.get(reference="T-1001").posted_at
+    with translation.override(lang):
+        day = formats.date_format(timezone.localdate(posted), "j M Y")
+    context, page = _signed_in(browser, server, lang)
+    send(page, SAYS[lang]["by_reference"])
+    summary = page.locator(".proposal--pending .proposal__summary")
+    expect(summary).to_have_text(HEADLINE[lang].format(day=day))
     context.close()

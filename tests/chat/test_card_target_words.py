@@ -68,6 +68,32 @@ def test_a_dispute_card_names_the_merchant_the_date_and_the_amount(alice_convers
     assert card.picker is not None and card.picker.question == words["another_reason"]
 
 
+HEADLINE = {
+    "en": "Dispute 15,000.00\u00a0₸ at Magnum Cash&Carry on {day} — T-1001",
+    "ru": "Оспорить 15\u00a0000,00\u00a0₸ в Magnum Cash&Carry от {day} — T-1001",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_dispute_cards_headline_says_amount_merchant_date_and_reference(alice_conversation, language):
+    proposal = dispute_proposal(alice_conversation)
+
+    with translation.override(language):
+        card = proposal_card(proposal)
+
+    assert card.said == HEADLINE[language].format(day=the_day(language))
+    # The record staff read is the English summary, unchanged.
+    assert proposal.summary.startswith("Dispute ") and "T-1001" in proposal.summary
+    assert proposal.summary != card.said
+
+
+def test_a_dispute_headline_shows_the_merchants_hidden_characters(alice_conversation):
+    Transaction.objects.filter(reference="T-1001").update(merchant="Mag\u202enum")
+    with translation.override("en"):
+        card = proposal_card(dispute_proposal(alice_conversation))
+    assert "\u202e" not in card.said and "Mag" in card.said
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_block_card_names_the_cards_brand(alice_conversation, language):
     with translation.override(language):

@@ -245,6 +245,11 @@ def test_amounts_read_the_russian_way_in_answers_cards_and_tables(russian):
         for text in said
         if re.fullmatch("В выписке за .+ 2 операции на сумму 17\u00a0500,50\u00a0₸.", text)
     ]
-    assert "Оспорить 15\u00a0000,00\u00a0₸ по операции T-1001" in said
+    # The card's headline: amount, merchant, date and reference (customer issue, point 4).
+    assert [
+        text
+        for text in said
+        if re.fullmatch("Оспорить 15\u00a0000,00\u00a0₸ в Magnum Cash&Carry от .+ — T-1001", text)
+    ]
     assert "15\u00a0000,00\u00a0₸" in said
     assert not [text for text in said if re.search(r"\d\.\d\d\b|KZT", text)]

@@ -157,7 +157,8 @@ def test_the_confirm_card_shows_the_stored_action_not_model_text(browser_for, al
     html = render_event(
         TurnEvent("proposal", proposal=proposal), turn="b" * 12, conversation=alice_conversation
     )
-    assert "Dispute 15,000.00\u00a0₸ of transaction T-1001" in html
+    assert "Dispute 15,000.00\u00a0₸ at Magnum Cash&amp;Carry on " in html  # from the stored row
+    assert "— T-1001" in html
     assert "I don&#x27;t recognise this payment" in html  # the reason code, in words
     assert f'name="digest" value="{proposal.args_digest}"' in html
     assert "written by" not in html  # no external text was read: no warning
