@@ -32,7 +32,10 @@ def test_a_dispute_button_prepares_a_confirm_card(page: Page, server, alice):
     expect(page.locator('[data-state="done"]')).to_be_visible()  # one turn at a time
     page.get_by_role("button", name="Dispute T-1001…").click()
     card = page.locator(".proposal--pending")
-    expect(card).to_contain_text("Dispute 15,000.00\u00a0₸ of transaction T-1001")
+    expect(card.locator(".proposal__summary")).to_contain_text(
+        "Dispute 15,000.00\u00a0₸ at Magnum Cash&Carry on "
+    )
+    expect(card.locator(".proposal__summary")).to_contain_text("— T-1001")
     expect(card.get_by_role("button", name="Confirm")).to_be_visible()
     expect(page.locator(".msg--customer").last).to_contain_text("Dispute T-1001")
 
