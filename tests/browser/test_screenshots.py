@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,10 @@ def test_the_screenshots_are_there() -> None:
 @pytest.mark.skipif(not UPDATE, reason="set BANKBOT_UPDATE_SCREENSHOTS=1 to retake them")
 def test_take_screenshots(browser: Browser, own_server: LiveServer) -> None:
     server = own_server  # support writes through admin (tests/browser/conftest.py)
-    call_command("seed_demo", verbosity=0)
+    # In a thread of its own: the demo's dispute news is pushed to the channel layer
+    # (async_to_sync), which cannot run in this thread, where Playwright's loop runs.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(call_command, "seed_demo", verbosity=0).result()
     SHOTS.mkdir(parents=True, exist_ok=True)
     desktop = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
     page = desktop.new_page()
