@@ -4,11 +4,13 @@ sending through the page, and Daphne serving the test database."""
 from __future__ import annotations
 
 import os
+import re
+import threading
 from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.daphne import LiveServer, daphne_start
 
@@ -61,3 +63,28 @@ def send(page: Page, text: str) -> None:
     box = page.locator("#composer-text")  # labelled "Your message" (or its translation)
     box.fill(text)
     box.press("Enter")
+
+
+class DroppableChatSocket:
+    """A page's chat socket that a test can cut as a network drop would (an abnormal
+    closure, the server's side closed too) and let back; while it is away every try to
+    reconnect is refused, so the htmx ws extension keeps trying by itself."""
+
+    def __init__(self, page: Page) -> None:
+        self.sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+        self._back = threading.Event()
+        page.route_web_socket(re.compile(r"/ws/chat/"), self._through)
+
+    def _through(self, route: WebSocketRoute) -> None:
+        if self.sockets and not self._back.is_set():
+            route.close(code=1006)  # still away: the extension tries again later
+            return
+        self.sockets.append((route, route.connect_to_server()))
+
+    def drop(self) -> None:
+        page_side, server_side = self.sockets[-1]
+        server_side.close()
+        page_side.close(code=1006)
+
+    def come_back(self) -> None:
+        self._back.set()

@@ -6,17 +6,15 @@ it go on: the tests wait on what it has written, never on a clock."""
 
 from __future__ import annotations
 
-import re
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from bankbot.models import Message
 from llm.offline.served import serve_in_thread
-from tests.browser.helpers import PASSWORD, LiveServer, daphne_serving, send, sign_in
+from tests.browser.helpers import PASSWORD, DroppableChatSocket, LiveServer, daphne_serving, send, sign_in
 from tests.browser.test_streaming import SENTENCES, SHOWN
 from tests.paced_model import CAP_SECONDS, PacedServer
 
@@ -128,30 +126,19 @@ def test_a_socket_back_after_a_network_drop_receives_what_it_missed(
 ) -> None:
     """The drop: the page's socket is cut (an abnormal closure, as when the network
     goes) and the server's side closed; the htmx ws extension reconnects by itself."""
-    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
-    network_back = threading.Event()
-
-    def through(route: WebSocketRoute) -> None:
-        if sockets and not network_back.is_set():
-            route.close(code=1006)  # still away: the extension tries again later
-            return
-        sockets.append((route, route.connect_to_server()))
-
-    page.route_web_socket(re.compile(r"/ws/chat/"), through)
+    socket = DroppableChatSocket(page)
     open_chat(page, chat_server, "en")
     send(page, "Hello")
     in_progress(page, "en")
 
-    page_side, server_side = sockets[-1]
-    server_side.close()
-    page_side.close(code=1006)
+    socket.drop()
     model.go_on.set()  # the answer ends while the page is away
     _stored_answer()
     expect(page.locator('[data-state="streaming"]')).to_have_count(1)  # it missed the end
-    network_back.set()
+    socket.come_back()
     expect(page.locator("#connection")).to_have_text("Connected")
     answered(page)
-    assert len(sockets) == 2  # it came back on a new socket
+    assert len(socket.sockets) == 2  # it came back on a new socket
 
 
 def _stored_answer() -> None:

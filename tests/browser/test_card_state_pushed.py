@@ -5,13 +5,10 @@ replaced and can no longer be confirmed — in the page's language."""
 
 from __future__ import annotations
 
-import re
-import threading
-
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import PASSWORD, LiveServer, send, sign_in
+from tests.browser.helpers import PASSWORD, DroppableChatSocket, LiveServer, send, sign_in
 from tools.models import Proposal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -135,28 +132,17 @@ def test_a_tab_whose_socket_was_away_shows_the_new_state_once_back(
     card_id = card.get_attribute("id")
 
     other = page.context.new_page()
-    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
-    network_back = threading.Event()
-
-    def through(route: WebSocketRoute) -> None:
-        if sockets and not network_back.is_set():
-            route.close(code=1006)  # still away: the extension tries again later
-            return
-        sockets.append((route, route.connect_to_server()))
-
-    other.route_web_socket(re.compile(r"/ws/chat/"), through)
+    socket = DroppableChatSocket(other)
     other.goto(page.url)
     expect(other.locator("#connection")).to_have_text(says["connected"])
-    page_side, server_side = sockets[-1]
-    server_side.close()
-    page_side.close(code=1006)
+    socket.drop()
     expect(other.locator("#connection")).to_have_text("Reconnecting…")
 
     card.get_by_role("button", name=says["confirm"]).click()
     expect(heading(page, card_id)).to_have_text(says["done"])
     expect(heading(other, card_id)).to_have_text(says["pending"])  # it missed the push
 
-    network_back.set()
+    socket.come_back()
     expect(other.locator("#connection")).to_have_text(says["connected"])
     expect(heading(other, card_id)).to_have_text(says["done"])
     expect(other.locator(f"#{card_id} button")).to_have_count(0)
