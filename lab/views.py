@@ -13,19 +13,16 @@ one (lab/headline.py).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.text import reveal_hidden
+from lab.access import lab_view
 from lab.guarantees import EXPLANATIONS
 from lab.headline import ADVERSARY, HEADLINE_PATH, REFRESH, headline_read
 from lab.loader import load_builtin
@@ -38,28 +35,13 @@ from lab.templating import Renderer
 MODELS = ("scenario", ADVERSARY)
 
 
-def staff_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Signed in, and staff. A run shows the bank's defences in detail, so no page
-    is kept by a browser or proxy cache (no-store), as with a customer's pages."""
-
-    @login_required
-    @never_cache
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_staff:
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
-
 @functools.cache
 def corpus() -> dict[str, Scenario]:
     return {scenario.id: scenario for scenario in load_builtin()}
 
 
 @require_GET
-@staff_view
+@lab_view
 def lab_index(request: HttpRequest) -> HttpResponse:
     scenarios = list(corpus().values())
     return render(
@@ -90,7 +72,7 @@ def _headline() -> dict[str, Any] | None:
 
 
 @require_http_methods(["GET", "POST"])
-@staff_view
+@lab_view
 def lab_scenario(request: HttpRequest, scenario_id: str) -> HttpResponse:
     scenario = corpus().get(scenario_id)
     if scenario is None:
