@@ -1,8 +1,9 @@
 """A chat socket that connects while a turn of its conversation runs — a reload, a
 second tab, a reconnect after a drop — catches up: it is sent, on its own, the turn
 so far (``bankbot/fragments.py``, ``turns_so_far``), and drops the group's copies of
-the fragments that held (each is numbered: bankbot/turn_progress.py). The rest of
-the turn comes through the group, once. So are the confirm cards that changed since
+the fragments that held (each is numbered: bankbot/turn_store.py, which any worker
+reads). The rest of the turn comes through the group, once; a turn whose worker is
+gone is sent as failed, with Retry. So are the confirm cards that changed since
 the page was rendered (bankbot/card_push.py): a socket away then missed their push.
 """
 
@@ -32,7 +33,7 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
         await self.accept()
         if not self.group:
             return
-        frames = fragments.turns_so_far(self.conversation, self.language)
+        frames = await fragments.turns_so_far(self.conversation, self.language)
         self.caught_up = {turn: count for turn, count, _html in frames}
         for _turn, _count, html in frames:
             await self.send(text_data=html)

@@ -14,12 +14,13 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
-from bankbot import turn_progress
 from bankbot.agent import TurnEvent
 from bankbot.chat import ToolResultPayload, failure_of, tool_calls_of, tool_result_of
 from bankbot.models import Conversation, Message
 from bankbot.news import news_of
+from bankbot.turn_store import TurnState, turn_store
 from tools.harness import OutcomeStatus
 from tools.models import Proposal
 
@@ -31,6 +32,9 @@ TOOL_PARTIALS = frozenset(
 )
 
 Extra = dict[str, Any]
+
+# A turn that broke off: a bug in it, or its worker gone (its lease lapsed).
+TURN_BROKE_OFF = gettext_lazy("Something went wrong while answering. Your message is saved; press Retry.")
 
 
 def group_name(conversation: Conversation) -> str:
@@ -143,18 +147,27 @@ def render_turn_afresh(*, turn: str, conversation: Conversation) -> str:
     )
 
 
-def turns_so_far(conversation: Conversation, language: str) -> list[tuple[str, int, str]]:
-    """For a socket that connects: each turn of the conversation's running (or just
-    ended) on this worker (bankbot/turn_progress.py), as (its id, how many of its
+async def turns_so_far(conversation: Conversation, language: str) -> list[tuple[str, int, str]]:
+    """For a socket that connects: each turn of the conversation's running or just
+    ended, on any worker (bankbot/turn_store.py), as (its id, how many of its
     fragments, one frame) — its assistant message afresh, in place of the one the
     page shows (by its id: nothing is added where the page has none), then every
-    fragment it has sent so far. The rest comes through the group."""
+    fragment it has sent so far. The rest comes through the group. A turn abandoned
+    (its worker gone) is its message as failed, with Retry: nothing more will come."""
     frames = []
-    for turn, sent in turn_progress.replay(conversation.public_id.hex):
+    for kept in await turn_store().so_far(conversation.public_id.hex):
         with translation.override(language):
-            fresh = render_turn_afresh(turn=turn, conversation=conversation)
-        frames.append((turn, len(sent), fresh + "".join(sent)))
+            if kept.state is TurnState.ABANDONED:
+                frames.append((kept.turn, 0, render_abandoned(turn=kept.turn, conversation=conversation)))
+                continue
+            fresh = render_turn_afresh(turn=kept.turn, conversation=conversation)
+        frames.append((kept.turn, len(kept.fragments), fresh + "".join(kept.fragments)))
     return frames
+
+
+def render_abandoned(*, turn: str, conversation: Conversation) -> str:
+    """A turn whose worker is gone: its message as failed, with Retry."""
+    return render_failure(turn=turn, conversation=conversation, text=str(TURN_BROKE_OFF))
 
 
 def render_notice(text: str, *, refused: str = "") -> str:
@@ -171,12 +184,18 @@ def render_receipt(client_message_id: str) -> str:
 # --- reloaded: the stored conversation → the page's timeline ----------------------
 
 
-def timeline(conversation: Conversation, in_flight: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+def timeline(
+    conversation: Conversation,
+    in_flight: Mapping[int, str] | None = None,
+    abandoned: Mapping[int, str] | None = None,
+) -> list[dict[str, Any]]:
     """The conversation as the page shows it: customer messages, and for each of
     them the assistant's turn — its answer, then the tables and confirm cards it
     produced (the same order as while it streams). ``in_flight``: the turns running
-    now, by the customer message they answer (bankbot/turn_progress.py): each shows
-    in progress, under its own id, and the socket sends what it has said so far."""
+    now, by the customer message they answer (bankbot/turn_store.py): each shows
+    in progress, under its own id, and the socket sends what it has said so far.
+    ``abandoned``: the turns whose worker is gone (their lease lapsed): each shows
+    as failed, with Retry, under its own id."""
     by_reference = {p.reference: p for p in conversation.proposals.all()}
     items: list[dict[str, Any]] = []
     turn: dict[str, Any] | None = None
@@ -213,7 +232,7 @@ def timeline(conversation: Conversation, in_flight: Mapping[int, str] | None = N
     if items and items[-1]["kind"] == "turn" and items[-1]["failed"]:
         items[-1]["retry"] = True
     _suggest_after_latest_answer(items)
-    return _in_progress(items, in_flight or {})
+    return _broken_off(_in_progress(items, in_flight or {}), abandoned or {})
 
 
 def _in_progress(items: list[dict[str, Any]], in_flight: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -237,6 +256,31 @@ def _in_progress(items: list[dict[str, Any]], in_flight: Mapping[int, str]) -> l
     if running is not None:
         shown.append({"kind": "turn", "id": running, "streaming": True, "extras": []})
     return shown
+
+
+def _broken_off(items: list[dict[str, Any]], abandoned: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The customer's latest message, if its turn was abandoned (its worker gone)
+    before an answer was stored: the turn as failed, with Retry, in place of its
+    stored part; an earlier failed try stays above it, without its button."""
+    said = [index for index, item in enumerate(items) if item["kind"] == "customer"]
+    if not said or (turn := abandoned.get(items[said[-1]]["message"].pk)) is None:
+        return items
+    before, after = items[: said[-1] + 1], items[said[-1] + 1 :]
+    if any(
+        item["kind"] == "turn" and (item.get("streaming") or not item["failed"] and item["text"])
+        for item in after
+    ):
+        return items  # running again (a retry), or answered after all
+    kept = [{**item, "retry": False} if item["kind"] == "turn" else item for item in after]
+    failed = {
+        "kind": "turn",
+        "id": turn,
+        "text": str(TURN_BROKE_OFF),
+        "failed": True,
+        "retry": True,
+        "extras": [],
+    }
+    return before + [item for item in kept if item["kind"] != "turn" or item["failed"]] + [failed]
 
 
 def _suggest_after_latest_answer(items: list[dict[str, Any]]) -> None:

@@ -1,4 +1,7 @@
-"""Turns in flight on this worker, for a page or a socket that comes in while one runs.
+"""Turns in flight in this process: the embedded default's store of them (one Daphne,
+SQLite, the in-memory channel layer). With ``REDIS_URL`` the same is kept in Redis
+instead, where every worker finds it (bankbot/turn_store.py chooses; the Redis one is
+bankbot/turn_store_redis.py).
 
 A turn's fragments go to the conversation's group, to the sockets in it when each is
 sent; a page opened (or reloaded, or a second tab) while the turn runs, or a socket
@@ -12,9 +15,15 @@ kept here, numbered, while it runs and for ``GRACE_SECONDS`` after it ends:
   (the fragment's number, ``seq``); the rest of the turn comes through the group.
 
 A turn that ended during the grace is replayed whole: a page rendered while it ran
-gets the answer even when its socket connects after the end. What is kept is what
-this worker's turns sent: with several workers (docs/scaling.md), a page or socket
-served by another worker than the turn's does not see it yet.
+gets the answer even when its socket connects after the end.
+
+Bounded two ways. In time: a running turn holds a lease of ``LEASE_SECONDS``, renewed
+while it runs (bankbot/turn_task.py); a turn whose lease lapsed without an end — its
+worker died or hung — is no longer in flight but ``abandoned`` (the page offers Retry),
+and is forgotten ``GRACE_SECONDS`` later, as an ended one is. In size: past
+``MAX_TURN_CHARS`` of fragments a turn is no longer kept (never replayed with a gap):
+a page that comes in then shows the customer's message alone, as before it ran, and
+the stored answer on the next reload.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ import time
 from dataclasses import dataclass, field
 
 GRACE_SECONDS = 60.0
+LEASE_SECONDS = 15.0  # renewed every third of it while the turn runs
+MAX_TURN_CHARS = 512_000  # a long statement's table is ~30 000
 
 
 @dataclass
@@ -33,6 +44,16 @@ class TurnProgress:
     message: int  # the customer's message it answers (pk)
     fragments: list[str] = field(default_factory=list)
     ended_at: float | None = None
+    alive_until: float = 0.0
+    count: int = 0  # fragments recorded, kept or not
+    size: int = 0  # characters kept
+    overflowed: bool = False  # past MAX_TURN_CHARS: no longer kept
+
+    def running(self, now: float) -> bool:
+        return self.ended_at is None and now <= self.alive_until
+
+    def abandoned(self, now: float) -> bool:
+        return self.ended_at is None and now > self.alive_until
 
 
 _lock = threading.Lock()
@@ -40,7 +61,9 @@ _turns: dict[str, dict[str, TurnProgress]] = {}
 
 
 def begin(*, conversation: str, message: int, turn: str) -> TurnProgress:
-    progress = TurnProgress(turn=turn, conversation=conversation, message=message)
+    progress = TurnProgress(
+        turn=turn, conversation=conversation, message=message, alive_until=time.monotonic() + LEASE_SECONDS
+    )
     with _lock:
         _prune()
         _turns.setdefault(conversation, {})[turn] = progress
@@ -50,8 +73,21 @@ def begin(*, conversation: str, message: int, turn: str) -> TurnProgress:
 def record(progress: TurnProgress, html: str) -> int:
     """Keep a fragment the turn is about to send; its number (from 0)."""
     with _lock:
-        progress.fragments.append(html)
-        return len(progress.fragments) - 1
+        progress.count += 1
+        progress.alive_until = time.monotonic() + LEASE_SECONDS
+        if progress.size + len(html) > MAX_TURN_CHARS:
+            progress.overflowed = True
+            progress.fragments.clear()
+        if not progress.overflowed:
+            progress.fragments.append(html)
+            progress.size += len(html)
+        return progress.count - 1
+
+
+def renew(progress: TurnProgress) -> None:
+    """The turn still runs (it may be waiting on the model, sending nothing)."""
+    with _lock:
+        progress.alive_until = time.monotonic() + LEASE_SECONDS
 
 
 def end(progress: TurnProgress) -> None:
@@ -61,26 +97,68 @@ def end(progress: TurnProgress) -> None:
 
 def in_flight(conversation: str) -> dict[int, str]:
     """The conversation's turns still running here: customer message pk → turn id."""
+    now = time.monotonic()
     with _lock:
-        return {p.message: p.turn for p in _turns.get(conversation, {}).values() if p.ended_at is None}
+        return {
+            p.message: p.turn
+            for p in _turns.get(conversation, {}).values()
+            if p.running(now) and not p.overflowed
+        }
+
+
+def abandoned(conversation: str) -> dict[int, str]:
+    """The conversation's turns whose lease lapsed without an end, within the grace:
+    customer message pk → turn id."""
+    now = time.monotonic()
+    with _lock:
+        return {p.message: p.turn for p in _turns.get(conversation, {}).values() if p.abandoned(now)}
 
 
 def replay(conversation: str) -> list[tuple[str, list[str]]]:
     """The conversation's turns running or ended within the grace, oldest first:
     (turn id, its fragments so far)."""
+    now = time.monotonic()
     with _lock:
         _prune()
-        return [(p.turn, list(p.fragments)) for p in _turns.get(conversation, {}).values()]
+        return [
+            (p.turn, list(p.fragments))
+            for p in _turns.get(conversation, {}).values()
+            if not p.overflowed and not p.abandoned(now)
+        ]
+
+
+def snapshot(conversation: str) -> list[tuple[str, int, str, list[str]]]:
+    """Every turn of the conversation kept, oldest first: (turn id, the customer
+    message it answers, "running", "ended" or "abandoned", its fragments so far —
+    none once past the bound)."""
+    now = time.monotonic()
+    with _lock:
+        _prune()
+        return [
+            (p.turn, p.message, _state(p, now), list(p.fragments))
+            for p in _turns.get(conversation, {}).values()
+            if not (p.overflowed and not p.abandoned(now))
+        ]
+
+
+def _state(progress: TurnProgress, now: float) -> str:
+    if progress.ended_at is not None:
+        return "ended"
+    return "running" if progress.running(now) else "abandoned"
 
 
 def _prune() -> None:
     horizon = time.monotonic() - GRACE_SECONDS
     for conversation in list(_turns):
         turns = _turns[conversation]
-        for turn in [t for t, p in turns.items() if p.ended_at is not None and p.ended_at < horizon]:
+        for turn in [t for t, p in turns.items() if _last_heard(p) < horizon]:
             del turns[turn]
         if not turns:
             del _turns[conversation]
+
+
+def _last_heard(progress: TurnProgress) -> float:
+    return progress.ended_at if progress.ended_at is not None else progress.alive_until
 
 
 def reset_for_tests() -> None:

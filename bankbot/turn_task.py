@@ -13,12 +13,12 @@ from typing import Any, Protocol
 
 from django.db import close_old_connections
 from django.utils import translation
-from django.utils.translation import gettext as _
 
 from bankbot import agent, turn_progress
-from bankbot.fragments import render_event, render_failure, render_text
+from bankbot.fragments import TURN_BROKE_OFF, render_event, render_failure, render_text
 from bankbot.models import Conversation, Message
 from bankbot.streaming import Clock, TurnStream
+from bankbot.turn_store import TurnHandle, TurnStore, turn_store
 from bankbot.turns import StopSignal, TurnStopped, turn_pool, turn_slots
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 class TurnSend(Protocol):
     """How a turn's fragment leaves: its html, the turn and the fragment's number
-    (bankbot/turn_progress.py), so a socket that was sent it already can drop it."""
+    (bankbot/turn_store.py), so a socket that was sent it already can drop it."""
 
     def __call__(self, html: str, *, turn: str, seq: int) -> Awaitable[None]: ...
 
@@ -73,12 +73,13 @@ def start_turn(
     thread is. ``answered`` is called on the loop just before the answer's last
     fragment goes (the customer may write again as soon as they can see it);
     ``ended`` is awaited once every fragment of the turn has gone. Every fragment is
-    kept while the turn runs (bankbot/turn_progress.py), for a page or socket that
-    comes in meanwhile."""
-    progress = turn_progress.begin(conversation=conversation.public_id.hex, message=message.pk, turn=turn)
+    kept while the turn runs (bankbot/turn_store.py), for a page or socket that comes
+    in meanwhile, on any worker; its lease there is renewed until it ends."""
+    store = turn_store()
+    kept = TurnHandle(turn=turn, conversation=conversation.public_id.hex, message=message.pk)
 
     async def send_kept(html: str) -> None:
-        await send(html, turn=turn, seq=turn_progress.record(progress, html))
+        await send(html, turn=turn, seq=await store.record(kept, html))
 
     stream = TurnStream(
         send_kept, lambda text: render_text(text, turn=turn), clock=clock, before_last=answered
@@ -98,11 +99,14 @@ def start_turn(
     slots = turn_slots()
 
     async def run() -> None:
+        lease: asyncio.Task[None] | None = None
         try:
             try:
                 # On the turn pool, not the loop's default executor: waiting on the
                 # model holds a thread, and a worker holds as many as it has slots.
                 try:
+                    await store.begin(kept)
+                    lease = asyncio.get_running_loop().create_task(keep_alive(store, kept))
                     future = turn_pool().submit(
                         run_turn_in_thread,
                         user=user,
@@ -131,13 +135,23 @@ def start_turn(
                     render_failure(
                         turn=turn,
                         conversation=conversation,
-                        text=_("Something went wrong while answering. Your message is saved; press Retry."),
+                        text=str(TURN_BROKE_OFF),
                     )
                 )
         finally:
-            turn_progress.end(progress)
+            if lease is not None:
+                lease.cancel()
+            await store.end(kept)
             await ended()
 
     task = asyncio.get_running_loop().create_task(run())
     _turns.add(task)
     task.add_done_callback(_turns.discard)
+
+
+async def keep_alive(store: TurnStore, kept: TurnHandle) -> None:
+    """Renew the turn's lease while it runs, a third of it at a time (it may wait on
+    the model, sending nothing): should its worker die, the lease lapses."""
+    while True:
+        await asyncio.sleep(turn_progress.LEASE_SECONDS / 3)
+        await store.renew(kept)

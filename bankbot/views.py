@@ -34,7 +34,7 @@ from accounts.selectors import (
     parse_month,
     statement_for_month,
 )
-from bankbot import turn_progress
+from bankbot import turn_store
 from bankbot.agent import run_turn
 from bankbot.card_push import push_cards
 from bankbot.chat import (
@@ -156,7 +156,7 @@ def _chat_page(
     """The chat page; after a refused form post, with the customer's text kept in
     the composer and the reason beside it. The customer's latest message is the
     page's #latest, where a send without JavaScript lands."""
-    items = timeline(conversation, turn_progress.in_flight(conversation.public_id.hex))
+    items = timeline(conversation, *turn_store.in_flight(conversation.public_id.hex))
     said = [item["message"] for item in items if item["kind"] == "customer"]
     return render(
         request,
