@@ -48,11 +48,18 @@ def database_link(monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-def two_live_workers(transactional_db):
+def worker_env() -> dict[str, str]:
+    """More environment for the live workers (a test module overrides it: its model)."""
+    return {}
+
+
+@pytest.fixture
+def two_live_workers(transactional_db, worker_env):
     """Two Daphne worker processes serving the app from this run's PostgreSQL
     database, each on its own free loopback port (what nginx spreads requests over)."""
     env = {
         **os.environ,
+        **worker_env,
         "DATABASE_URL": database_url(),
         "DB_CONN_MAX_AGE": "0",
         "DEBUG": "0",

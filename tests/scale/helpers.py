@@ -259,3 +259,88 @@ def wait_healthy(server: LiveServer, deadline_seconds: float = 60) -> None:
             pass
         time.sleep(0.1)  # polling a server that is starting, not timing a test
     raise AssertionError(f"daphne on {server.port} did not become healthy")
+
+
+class ChatSocket:
+    """A browser's chat socket, as little of one as the tests need: the WebSocket
+    handshake (RFC 6455) to one worker, with the page's origin and session cookie,
+    then text frames each way (the client's masked, as a browser's are)."""
+
+    def __init__(self, server: LiveServer, path: str, cookie: str, timeout: float = 20) -> None:
+        import base64
+
+        self.sock = socket.create_connection(server.address, timeout=timeout)
+        origin = f"127.0.0.1:{server.port}"
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                f"Origin: http://{origin}\r\nCookie: {cookie}\r\n\r\n"
+            ).encode()
+        )
+        self._buffer = b""
+        while b"\r\n\r\n" not in self._buffer:
+            self._buffer += self._recv()
+        head, self._buffer = self._buffer.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise AssertionError(f"the socket was refused: {head.decode(errors='replace')}")
+
+    def send(self, text: str) -> None:
+        self._frame(0x1, text.encode())
+
+    def receive(self) -> str:
+        """The next text message (a ping is answered on the way)."""
+        message = b""
+        while True:
+            first, second = self._exactly(2)
+            length = second & 0x7F
+            if length == 126:
+                length = int.from_bytes(self._exactly(2), "big")
+            elif length == 127:
+                length = int.from_bytes(self._exactly(8), "big")
+            payload = self._exactly(length)
+            opcode = first & 0x0F
+            if opcode == 0x8:
+                raise ConnectionError(f"closed by the server: {payload!r}")
+            if opcode == 0x9:
+                self._frame(0xA, payload)
+                continue
+            message += payload
+            if first & 0x80:
+                return message.decode()
+
+    def until(self, marker: str) -> list[str]:
+        """Every message up to and including the first that contains ``marker``."""
+        messages = [self.receive()]
+        while marker not in messages[-1]:
+            messages.append(self.receive())
+        return messages
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._frame(0x8, (1000).to_bytes(2, "big"))
+        self.sock.close()
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        mask = os.urandom(4)
+        length = len(payload)
+        if length < 126:
+            header = bytes([0x80 | opcode, 0x80 | length])
+        elif length < 1 << 16:
+            header = bytes([0x80 | opcode, 0x80 | 126]) + length.to_bytes(2, "big")
+        else:
+            header = bytes([0x80 | opcode, 0x80 | 127]) + length.to_bytes(8, "big")
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _recv(self) -> bytes:
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("the server closed the connection")
+        return data
+
+    def _exactly(self, count: int) -> bytes:
+        while len(self._buffer) < count:
+            self._buffer += self._recv()
+        data, self._buffer = self._buffer[:count], self._buffer[count:]
+        return data
