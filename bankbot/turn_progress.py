@@ -56,13 +56,17 @@ class TurnProgress:
         return self.ended_at is None and now > self.alive_until
 
 
+def _clock() -> float:
+    return time.monotonic()
+
+
 _lock = threading.Lock()
 _turns: dict[str, dict[str, TurnProgress]] = {}
 
 
 def begin(*, conversation: str, message: int, turn: str) -> TurnProgress:
     progress = TurnProgress(
-        turn=turn, conversation=conversation, message=message, alive_until=time.monotonic() + LEASE_SECONDS
+        turn=turn, conversation=conversation, message=message, alive_until=_clock() + LEASE_SECONDS
     )
     with _lock:
         _prune()
@@ -74,7 +78,7 @@ def record(progress: TurnProgress, html: str) -> int:
     """Keep a fragment the turn is about to send; its number (from 0)."""
     with _lock:
         progress.count += 1
-        progress.alive_until = time.monotonic() + LEASE_SECONDS
+        progress.alive_until = _clock() + LEASE_SECONDS
         if progress.size + len(html) > MAX_TURN_CHARS:
             progress.overflowed = True
             progress.fragments.clear()
@@ -87,17 +91,17 @@ def record(progress: TurnProgress, html: str) -> int:
 def renew(progress: TurnProgress) -> None:
     """The turn still runs (it may be waiting on the model, sending nothing)."""
     with _lock:
-        progress.alive_until = time.monotonic() + LEASE_SECONDS
+        progress.alive_until = _clock() + LEASE_SECONDS
 
 
 def end(progress: TurnProgress) -> None:
     with _lock:
-        progress.ended_at = time.monotonic()
+        progress.ended_at = _clock()
 
 
 def in_flight(conversation: str) -> dict[int, str]:
     """The conversation's turns still running here: customer message pk → turn id."""
-    now = time.monotonic()
+    now = _clock()
     with _lock:
         return {
             p.message: p.turn
@@ -109,7 +113,7 @@ def in_flight(conversation: str) -> dict[int, str]:
 def abandoned(conversation: str) -> dict[int, str]:
     """The conversation's turns whose lease lapsed without an end, within the grace:
     customer message pk → turn id."""
-    now = time.monotonic()
+    now = _clock()
     with _lock:
         return {p.message: p.turn for p in _turns.get(conversation, {}).values() if p.abandoned(now)}
 
@@ -117,7 +121,7 @@ def abandoned(conversation: str) -> dict[int, str]:
 def replay(conversation: str) -> list[tuple[str, list[str]]]:
     """The conversation's turns running or ended within the grace, oldest first:
     (turn id, its fragments so far)."""
-    now = time.monotonic()
+    now = _clock()
     with _lock:
         _prune()
         return [
@@ -131,7 +135,7 @@ def snapshot(conversation: str) -> list[tuple[str, int, str, list[str]]]:
     """Every turn of the conversation kept, oldest first: (turn id, the customer
     message it answers, "running", "ended" or "abandoned", its fragments so far —
     none once past the bound)."""
-    now = time.monotonic()
+    now = _clock()
     with _lock:
         _prune()
         return [
@@ -148,7 +152,7 @@ def _state(progress: TurnProgress, now: float) -> str:
 
 
 def _prune() -> None:
-    horizon = time.monotonic() - GRACE_SECONDS
+    horizon = _clock() - GRACE_SECONDS
     for conversation in list(_turns):
         turns = _turns[conversation]
         for turn in [t for t, p in turns.items() if _last_heard(p) < horizon]:

@@ -40,7 +40,7 @@ class Backend:
 @pytest.fixture
 def memory(monkeypatch: pytest.MonkeyPatch) -> Iterator[Backend]:
     now = [1000.0]
-    monkeypatch.setattr(turn_progress.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(turn_progress, "_clock", lambda: now[0])
 
     def advance(seconds: float) -> None:
         now[0] += seconds

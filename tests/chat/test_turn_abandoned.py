@@ -1,0 +1,105 @@
+"""A turn whose worker died (its lease lapsed without an end: bankbot/turn_store.py)
+does not leave the page "in progress" for ever: the page shows it failed, with
+Retry, under its own id, and a socket that connects is sent the same; an answer that
+was stored after all, or a retry running, is shown as it is. The store here is the
+process's memory, its lease made to lapse by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from bankbot import turn_progress
+from bankbot.fragments import timeline
+from bankbot.models import Message
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BROKE_OFF = "Something went wrong while answering. Your message is saved; press Retry."
+
+
+@pytest.fixture
+def memory_store(settings):
+    settings.REDIS_URL = ""  # the embedded default's store, whatever the run's engines
+    yield
+    turn_progress.reset_for_tests()
+
+
+def abandon(conversation, message: Message, turn: str) -> None:
+    """A turn begun on a worker that then died: nobody renews its lease."""
+    progress = turn_progress.begin(conversation=conversation.public_id.hex, message=message.pk, turn=turn)
+    turn_progress.record(progress, "<span>partial</span>")
+    progress.alive_until -= turn_progress.LEASE_SECONDS + 1
+
+
+def test_the_page_shows_an_abandoned_turn_failed_with_retry_in_place_of_its_stored_part(alice_conversation):
+    question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
+    Message.objects.create(
+        conversation=alice_conversation, role="assistant", payload={"tool_calls": [{"id": "1"}]}
+    )
+    items = timeline(alice_conversation, {}, {question.pk: "abc123abc123"})
+    assert [item["kind"] for item in items] == ["customer", "turn"]
+    assert items[1] == {
+        "kind": "turn",
+        "id": "abc123abc123",
+        "text": BROKE_OFF,
+        "failed": True,
+        "retry": True,
+        "extras": [],
+    }
+
+
+def test_an_abandoned_retry_keeps_the_failed_try_above_it_without_its_button(alice_conversation):
+    question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
+    Message.objects.create(
+        conversation=alice_conversation,
+        role="assistant",
+        text="The model failed.",
+        payload={"error": "model_timeout", "retryable": True},
+    )
+    items = timeline(alice_conversation, {}, {question.pk: "abc123abc123"})
+    assert [(item["kind"], item.get("text"), item.get("retry")) for item in items] == [
+        ("customer", None, None),
+        ("turn", "The model failed.", False),
+        ("turn", BROKE_OFF, True),
+    ]
+
+
+def test_an_answer_stored_or_a_retry_running_wins_over_an_abandoned_turn(alice_conversation):
+    question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
+    assert timeline(alice_conversation, {question.pk: "new123new123"}, {question.pk: "abc123abc123"})[-1][
+        "id"
+    ] == ("new123new123")
+    Message.objects.create(conversation=alice_conversation, role="assistant", text="Hello, Alice.")
+    items = timeline(alice_conversation, {}, {question.pk: "abc123abc123"})
+    assert items[-1]["text"] == "Hello, Alice." and not items[-1]["failed"]
+    # An older message's abandoned turn: the customer has written since.
+    later = Message.objects.create(conversation=alice_conversation, role="customer", text="And?")
+    assert timeline(alice_conversation, {}, {question.pk: "abc123abc123"})[-1]["message"] == later
+
+
+def test_a_page_rendered_after_the_lease_lapsed_shows_the_turn_failed(
+    alice, alice_conversation, browser_for, memory_store
+):
+    question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
+    abandon(alice_conversation, question, "abc123abc123")
+    html = browser_for(alice).get(f"/c/{alice_conversation.public_id}/").content.decode()
+    assert 'id="turn-abc123abc123"' in html and 'data-state="streaming"' not in html
+    assert BROKE_OFF.replace(";", "") in html.replace(";", "")
+
+
+async def test_a_socket_connecting_after_the_lease_lapsed_is_sent_the_turn_failed_with_retry(
+    connect, alice, alice_conversation, memory_store
+):
+    from channels.db import database_sync_to_async
+
+    question = await database_sync_to_async(Message.objects.create)(
+        conversation=alice_conversation, role="customer", text="Hi"
+    )
+    abandon(alice_conversation, question, "abc123abc123")
+    socket, connected = await connect(alice_conversation, user=alice.user)
+    assert connected
+    sent = await socket.receive_from(timeout=5)
+    assert 'id="turn-abc123abc123-bubble"' in sent and "partial" not in sent
+    assert "Retry" in sent and "Your message is saved" in sent
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
