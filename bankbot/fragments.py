@@ -147,10 +147,10 @@ def render_turn_afresh(*, turn: str, conversation: Conversation) -> str:
     )
 
 
-async def turns_so_far(conversation: Conversation, language: str) -> list[tuple[str, int, str]]:
+async def turns_so_far(conversation: Conversation, language: str) -> list[tuple[str, int, str, bool]]:
     """For a socket that connects: each turn of the conversation's running or just
     ended, on any worker (bankbot/turn_store.py), as (its id, how many of its
-    fragments, one frame) — its assistant message afresh, in place of the one the
+    fragments, one frame, whether it runs) — its assistant message afresh, in place of the one the
     page shows (by its id: nothing is added where the page has none), then every
     fragment it has sent so far. The rest comes through the group. A turn abandoned
     (its worker gone) is its message as failed, with Retry: nothing more will come."""
@@ -158,10 +158,13 @@ async def turns_so_far(conversation: Conversation, language: str) -> list[tuple[
     for kept in await turn_store().so_far(conversation.public_id.hex):
         with translation.override(language):
             if kept.state is TurnState.ABANDONED:
-                frames.append((kept.turn, 0, render_abandoned(turn=kept.turn, conversation=conversation)))
+                frames.append(
+                    (kept.turn, 0, render_abandoned(turn=kept.turn, conversation=conversation), False)
+                )
                 continue
             fresh = render_turn_afresh(turn=kept.turn, conversation=conversation)
-        frames.append((kept.turn, len(kept.fragments), fresh + "".join(kept.fragments)))
+        running = kept.state is TurnState.RUNNING
+        frames.append((kept.turn, len(kept.fragments), fresh + "".join(kept.fragments), running))
     return frames
 
 

@@ -145,6 +145,13 @@ def snapshot(conversation: str) -> list[tuple[str, int, str, list[str]]]:
         ]
 
 
+def state_of(conversation: str, turn: str) -> str | None:
+    """One turn's state ("running", "ended", "abandoned"), None once forgotten."""
+    with _lock:
+        progress = _turns.get(conversation, {}).get(turn)
+        return _state(progress, _clock()) if progress is not None else None
+
+
 def _state(progress: TurnProgress, now: float) -> str:
     if progress.ended_at is not None:
         return "ended"

@@ -74,6 +74,10 @@ class TurnStore(Protocol):
         """For a page being rendered (synchronous): the turns, without fragments."""
         ...
 
+    async def state_of(self, conversation: str, turn: str) -> TurnState | None:
+        """For a socket watching a turn: where it is (None: forgotten, or never kept)."""
+        ...
+
     async def so_far(self, conversation: str) -> list[KeptTurn]:
         """For a socket that connects: the turns, with their fragments so far."""
         ...
@@ -113,6 +117,10 @@ class MemoryTurnStore:
 
     async def so_far(self, conversation: str) -> list[KeptTurn]:
         return self._kept(conversation)
+
+    async def state_of(self, conversation: str, turn: str) -> TurnState | None:
+        state = turn_progress.state_of(conversation, turn)
+        return TurnState(state) if state is not None else None
 
     @staticmethod
     def _kept(conversation: str) -> list[KeptTurn]:

@@ -175,6 +175,20 @@ class RedisTurnStore:
                 await client.zrem(_conversation(conversation), *gone)
         return kept
 
+    async def state_of(self, conversation: str, turn: str) -> TurnState | None:
+        try:
+            async with self._client().pipeline(transaction=True) as pipe:
+                pipe.hget(_turn(turn), "ended")
+                pipe.exists(_alive(turn))
+                ended, alive = await pipe.execute()
+        except RedisError:
+            return TurnState.RUNNING  # unknown: the channel layer tells the customer
+        if ended is None:
+            return None
+        if ended == "1":
+            return TurnState.ENDED
+        return TurnState.RUNNING if alive else TurnState.ABANDONED
+
 
 def _read(turns: list[str], replies: Sequence[Any], *, per_turn: int) -> tuple[list[KeptTurn], list[str]]:
     """The turns still kept, oldest first, and those whose keys expired."""

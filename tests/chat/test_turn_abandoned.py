@@ -103,3 +103,63 @@ async def test_a_socket_connecting_after_the_lease_lapsed_is_sent_the_turn_faile
     assert "Retry" in sent and "Your message is saved" in sent
     assert await socket.receive_nothing(timeout=0.3)
     await socket.disconnect()
+
+
+async def test_a_socket_that_saw_the_turn_run_is_sent_it_failed_once_its_lease_lapses(
+    connect, alice, alice_conversation, memory_store, monkeypatch
+):
+    from channels.db import database_sync_to_async
+    from channels.layers import get_channel_layer
+
+    from bankbot import catch_up
+    from bankbot.fragments import group_name
+
+    monkeypatch.setattr(catch_up, "WATCH_SECONDS", 0.05)
+    question = await database_sync_to_async(Message.objects.create)(
+        conversation=alice_conversation, role="customer", text="Hi"
+    )
+    socket, connected = await connect(alice_conversation, user=alice.user)
+    assert connected and await socket.receive_nothing(timeout=0.1)
+    progress = turn_progress.begin(
+        conversation=alice_conversation.public_id.hex, message=question.pk, turn="t1t1t1t1t1t1"
+    )
+    await get_channel_layer().group_send(
+        group_name(alice_conversation),
+        {"type": "chat.fragment", "html": "<span>so far</span>", "turn": "t1t1t1t1t1t1", "seq": 0},
+    )
+    assert await socket.receive_from(timeout=5) == "<span>so far</span>"
+    assert await socket.receive_nothing(timeout=0.3), "running: nothing more"
+
+    progress.alive_until -= turn_progress.LEASE_SECONDS + 1  # its worker died
+    sent = await socket.receive_from(timeout=5)
+    assert 'id="turn-t1t1t1t1t1t1-bubble"' in sent and "Your message is saved" in sent
+    assert await socket.receive_nothing(timeout=0.3), "said once"
+    await socket.disconnect()
+
+
+async def test_a_socket_that_saw_the_turn_end_is_sent_nothing_more(
+    connect, alice, alice_conversation, memory_store, monkeypatch
+):
+    from channels.db import database_sync_to_async
+    from channels.layers import get_channel_layer
+
+    from bankbot import catch_up
+    from bankbot.fragments import group_name
+
+    monkeypatch.setattr(catch_up, "WATCH_SECONDS", 0.05)
+    question = await database_sync_to_async(Message.objects.create)(
+        conversation=alice_conversation, role="customer", text="Hi"
+    )
+    socket, connected = await connect(alice_conversation, user=alice.user)
+    progress = turn_progress.begin(
+        conversation=alice_conversation.public_id.hex, message=question.pk, turn="t2t2t2t2t2t2"
+    )
+    await get_channel_layer().group_send(
+        group_name(alice_conversation),
+        {"type": "chat.fragment", "html": "<span>done</span>", "turn": "t2t2t2t2t2t2", "seq": 0},
+    )
+    assert await socket.receive_from(timeout=5) == "<span>done</span>"
+    turn_progress.end(progress)
+    progress.alive_until -= turn_progress.LEASE_SECONDS + 1
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
