@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from django.utils.html import escape
 
+from bankbot import catch_up, turn_progress
 from bankbot.models import Conversation
 from llm.offline.served import serve_in_thread
 from tests.chat.helpers import frame, session_cookie
@@ -108,3 +109,43 @@ def test_a_page_and_sockets_on_another_worker_see_the_turn_in_progress_and_get_t
         assert streamed_text([first, *rest], turn) == escape(WHOLE), "nothing twice, nothing lost"
         socket_on_b.close()
     assert 'data-state="streaming"' not in page(worker_b, conversation, cookie)
+
+
+def test_a_turn_whose_worker_dies_shows_failed_with_retry_on_the_other_worker(two_live_workers, model):
+    """Worker A is killed mid-turn: its lease lapses on Redis's clock, nothing is left
+    in progress — the open tab on B, a page and a socket back on B show the turn failed,
+    with Retry, and the retry is answered by B."""
+    worker_a, worker_b = two_live_workers
+    customer = make_scale_customer(0)
+    conversation = Conversation.objects.create(customer=customer)
+    cookie = session_cookie(customer.user)
+    path = f"/ws/chat/{conversation.public_id}/?lang=en"
+    # Long enough for the lease to lapse and the watch to see it.
+    wait = turn_progress.LEASE_SECONDS + catch_up.WATCH_SECONDS + CAP_SECONDS
+
+    sender = ChatSocket(worker_a, path, cookie)
+    sender.send(frame(text="Hello", client_message_id="c-1"))
+    turn = re.search(r'id="turn-([0-9a-f]{12})', sender.until('id="turn-')[-1]).group(1)
+    assert model.held.wait(CAP_SECONDS)
+    sender.until("fine.")
+    watching = ChatSocket(worker_b, path, cookie, timeout=wait)
+    assert streamed_text([watching.receive()], turn) == escape(SO_FAR)
+
+    worker_a.process.kill()  # mid-turn: no end, no more renewals
+    worker_a.process.wait(timeout=CAP_SECONDS)
+    failed = watching.until("Your message is saved")[-1]
+    assert f'id="turn-{turn}-bubble"' in failed and "Retry" in failed
+
+    html = page(worker_b, conversation, cookie)
+    assert f'id="turn-{turn}"' in html and 'data-state="streaming"' not in html
+    assert "Your message is saved" in html
+    back = ChatSocket(worker_b, path, cookie)
+    assert f'id="turn-{turn}-bubble"' in back.receive()
+
+    model.go_on.set()
+    back.send(frame(action="retry", turn=turn))
+    answer = back.until('data-state="done"')
+    retried = re.search(r'id="turn-([0-9a-f]{12})', answer[0]).group(1)
+    assert retried != turn and streamed_text(answer, retried) == escape(WHOLE)
+    for socket_on_b in (watching, back):
+        socket_on_b.close()
