@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from asgiref.typing import WebSocketDisconnectEvent
 from channels.db import database_sync_to_async
 from django.utils import translation
 
@@ -83,7 +84,7 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
             if state is not TurnState.RUNNING:
                 return
 
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
         for task in self.watching.values():
             task.cancel()
         await super().websocket_disconnect(message)

@@ -27,7 +27,7 @@ import logging
 import time
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import redis
 import redis.asyncio as aioredis
@@ -137,7 +137,7 @@ class RedisTurnStore:
 
     def on_page(self, conversation: str) -> list[KeptTurn]:
         try:
-            turns: list[str] = self._blocking.zrange(_conversation(conversation), 0, -1)
+            turns = cast(list[str], self._blocking.zrange(_conversation(conversation), 0, -1))
             if not turns:
                 return []
             with self._blocking.pipeline(transaction=True) as pipe:
@@ -157,7 +157,7 @@ class RedisTurnStore:
     async def so_far(self, conversation: str) -> list[KeptTurn]:
         try:
             client = self._client()
-            turns: list[str] = await client.zrange(_conversation(conversation), 0, -1)
+            turns = cast(list[str], await client.zrange(_conversation(conversation), 0, -1))
             if not turns:
                 return []
             async with client.pipeline(transaction=True) as pipe:
