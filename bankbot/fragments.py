@@ -263,18 +263,17 @@ def _in_progress(items: list[dict[str, Any]], in_flight: Mapping[int, str]) -> l
 
 def _broken_off(items: list[dict[str, Any]], abandoned: Mapping[int, str]) -> list[dict[str, Any]]:
     """The customer's latest message, if its turn was abandoned (its worker gone)
-    before an answer was stored: the turn as failed, with Retry, in place of its
-    stored part; an earlier failed try stays above it, without its button."""
+    before anything was stored to answer it: the turn as failed, with Retry, in place
+    of its stored part (tool calls, tables). A stored answer, a stored failure (which
+    offers Retry already) or a retry running is shown as it is."""
     said = [index for index, item in enumerate(items) if item["kind"] == "customer"]
     if not said or (turn := abandoned.get(items[said[-1]]["message"].pk)) is None:
         return items
     before, after = items[: said[-1] + 1], items[said[-1] + 1 :]
     if any(
-        item["kind"] == "turn" and (item.get("streaming") or not item["failed"] and item["text"])
-        for item in after
+        item["kind"] == "turn" and (item.get("streaming") or item["failed"] or item["text"]) for item in after
     ):
-        return items  # running again (a retry), or answered after all
-    kept = [{**item, "retry": False} if item["kind"] == "turn" else item for item in after]
+        return items
     failed = {
         "kind": "turn",
         "id": turn,
@@ -283,7 +282,7 @@ def _broken_off(items: list[dict[str, Any]], abandoned: Mapping[int, str]) -> li
         "retry": True,
         "extras": [],
     }
-    return before + [item for item in kept if item["kind"] != "turn" or item["failed"]] + [failed]
+    return before + [item for item in after if item["kind"] != "turn"] + [failed]
 
 
 def _suggest_after_latest_answer(items: list[dict[str, Any]]) -> None:

@@ -48,7 +48,7 @@ def test_the_page_shows_an_abandoned_turn_failed_with_retry_in_place_of_its_stor
     }
 
 
-def test_an_abandoned_retry_keeps_the_failed_try_above_it_without_its_button(alice_conversation):
+def test_a_stored_failure_of_the_message_keeps_its_own_retry(alice_conversation):
     question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
     Message.objects.create(
         conversation=alice_conversation,
@@ -59,16 +59,14 @@ def test_an_abandoned_retry_keeps_the_failed_try_above_it_without_its_button(ali
     items = timeline(alice_conversation, {}, {question.pk: "abc123abc123"})
     assert [(item["kind"], item.get("text"), item.get("retry")) for item in items] == [
         ("customer", None, None),
-        ("turn", "The model failed.", False),
-        ("turn", BROKE_OFF, True),
+        ("turn", "The model failed.", True),
     ]
 
 
 def test_an_answer_stored_or_a_retry_running_wins_over_an_abandoned_turn(alice_conversation):
     question = Message.objects.create(conversation=alice_conversation, role="customer", text="Hi")
-    assert timeline(alice_conversation, {question.pk: "new123new123"}, {question.pk: "abc123abc123"})[-1][
-        "id"
-    ] == ("new123new123")
+    retrying = timeline(alice_conversation, {question.pk: "new123new123"}, {question.pk: "abc123abc123"})
+    assert retrying[-1] == {"kind": "turn", "id": "new123new123", "streaming": True, "extras": []}
     Message.objects.create(conversation=alice_conversation, role="assistant", text="Hello, Alice.")
     items = timeline(alice_conversation, {}, {question.pk: "abc123abc123"})
     assert items[-1]["text"] == "Hello, Alice." and not items[-1]["failed"]
@@ -162,4 +160,19 @@ async def test_a_socket_that_saw_the_turn_end_is_sent_nothing_more(
     turn_progress.end(progress)
     progress.alive_until -= turn_progress.LEASE_SECONDS + 1
     assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
+
+
+async def test_the_failed_turn_is_said_in_the_sockets_language(
+    connect, alice, alice_conversation, memory_store
+):
+    from channels.db import database_sync_to_async
+
+    question = await database_sync_to_async(Message.objects.create)(
+        conversation=alice_conversation, role="customer", text="Hi"
+    )
+    abandon(alice_conversation, question, "abc123abc123")
+    socket, _ = await connect(alice_conversation, user=alice.user, lang="ru")
+    sent = await socket.receive_from(timeout=5)
+    assert "Ваше сообщение сохранено" in sent and "Your message" not in sent
     await socket.disconnect()
