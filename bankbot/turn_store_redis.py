@@ -15,8 +15,9 @@ the hash, the list and the set last the lease and the grace; once it ends, the g
 
 The turn's worker writes from its event loop (redis.asyncio, a client per loop, as
 channels-redis keeps its pools); a page, rendered on a request's thread, reads with the
-blocking client. Both with the channel layer's timeouts (config/settings.py): a Redis
-down or hung is an error within seconds, and the turn goes on unkept.
+blocking client. The worker with the channel layer's timeouts (config/settings.py), the
+page with shorter ones: a Redis down or hung is an error within seconds, the turn goes
+on unkept, and the page shows the stored conversation.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ log = logging.getLogger(__name__)
 
 PREFIX = "bankbot:turn:"
 TIMEOUTS: dict[str, Any] = {"socket_connect_timeout": 3, "socket_timeout": 10, "decode_responses": True}
+# A page waits for the turns in flight no longer than this: without them it is the
+# page as it was before the turn (the stored conversation), which is better than a late one.
+PAGE_TIMEOUTS: dict[str, Any] = {"socket_connect_timeout": 1, "socket_timeout": 2, "decode_responses": True}
 
 
 class RedisTurnStore:
@@ -53,7 +57,7 @@ class RedisTurnStore:
     ) -> None:
         self.url, self.max_chars = url, max_chars
         self.lease_ms, self.grace_ms = int(lease * 1000), int(grace * 1000)
-        self._blocking = redis.Redis.from_url(url, **TIMEOUTS)
+        self._blocking = redis.Redis.from_url(url, **PAGE_TIMEOUTS)
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
             weakref.WeakKeyDictionary()
         )

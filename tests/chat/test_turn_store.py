@@ -208,3 +208,21 @@ async def test_a_redis_that_is_down_keeps_nothing_and_the_turn_goes_on(closed_po
     await store.end(handle)
     assert store.on_page(handle.conversation) == []
     assert await store.so_far(handle.conversation) == []
+
+
+@pytest.fixture
+def hung_port() -> Iterator[str]:
+    """Accepts connections and never answers, as a Redis stopped with SIGSTOP."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    listener.close()
+
+
+def test_a_page_does_not_wait_on_a_hung_redis_beyond_its_short_timeout(hung_port: str):
+    store = RedisTurnStore(hung_port)
+    page_client = store._blocking.connection_pool.connection_kwargs
+    assert page_client["socket_connect_timeout"] <= 1 and page_client["socket_timeout"] <= 2
+    # The page is rendered without the turns in flight: the stored conversation.
+    assert store.on_page(uuid.uuid4().hex) == []
