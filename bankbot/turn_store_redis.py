@@ -87,7 +87,7 @@ class RedisTurnStore:
             return seq
         handle.size += len(html)
         try:
-            async with self._client().pipeline(transaction=True) as pipe:
+            async with self._client().pipeline(transaction=False) as pipe:  # one trip; no MULTI needed
                 pipe.rpush(_fragments(handle.turn), html)
                 pipe.pexpire(_fragments(handle.turn), self.lease_ms + self.grace_ms)
                 length, _ = await pipe.execute()
