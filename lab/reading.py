@@ -9,6 +9,7 @@ written and as JSON writes it, because a tool's output reaches the model as JSON
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable
@@ -72,10 +73,8 @@ def needles(planted: Iterable[str]) -> list[str]:
 
 def shown_in_full(text: str) -> str:
     """A tool's output laid out one field a line (it is JSON), hidden characters visible."""
-    try:
+    with contextlib.suppress(ValueError):
         text = json.dumps(json.loads(text), ensure_ascii=False, indent=1)
-    except ValueError:
-        pass
     return reveal_hidden(text)
 
 
