@@ -49,6 +49,7 @@ def test_a_trainee_walks_the_start_path(browser: Browser, server, staff, languag
     compare = page.locator(".lab-compare")
     expect(compare).to_contain_text(words["guarded"], timeout=120_000)
 
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280  # nothing off to the side
     naive, guarded = page.locator(".lab-run-result--naive"), page.locator(".lab-run-result--guarded")
     # Side by side at desktop width: the guarded run beside the naive one, same row.
     naive_box, guarded_box = naive.bounding_box(), guarded.bounding_box()
