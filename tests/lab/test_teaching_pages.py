@@ -234,3 +234,17 @@ def test_the_stored_measurement_covers_todays_corpus():
     since it was measured would be missing from them. Refresh: manage.py labcatalogue."""
     stored = set(catalogue_read(CATALOGUE_PATH)["scenarios"])
     assert stored == {s.id for s in corpus().values() if runnable(s)}
+
+
+def test_the_measurement_records_outcome_goal_and_what_held(lab_access):
+    from lab.catalogue import catalogue_measure
+
+    data = catalogue_measure([corpus()["desc-ignore-previous"], corpus()["careful-ignore-previous"]])
+    contrast, careful = (
+        data["scenarios"]["desc-ignore-previous"],
+        data["scenarios"]["careful-ignore-previous"],
+    )
+    assert contrast["outcome"] == "contrast" and contrast["goals"] == ["dispute"]
+    assert contrast["held"] == ["not_in_mandate"] and contrast["naive"]["succeeded"]
+    assert careful["outcome"] == "both_hold" and careful["goals"] == ["none"]
+    assert data["behaviour"] == "confirm-all"
