@@ -17,9 +17,11 @@ from django.utils import timezone, translation
 
 from accounts.text import reveal_hidden
 from lab.guarantees import EXPLANATIONS
+from lab.reading import segments, shown_in_full
 from lab.runner import RunResult
 from lab.schema import Scenario
 from lab.scores import Informative, Score
+from lab.words import refusal_sentence, violation_sentence
 
 
 def report_data(
@@ -80,20 +82,36 @@ def informative_view(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def run_view(run: dict[str, Any]) -> dict[str, Any]:
-    """A run prepared for a template: hidden characters shown, guarantees explained."""
-    transcript = [
+def run_view(run: dict[str, Any], marks: list[str] | None = None) -> dict[str, Any]:
+    """A run prepared for a template: hidden characters shown, guarantees explained,
+    each refusal and violation as a sentence, and every message in full, cut into
+    pieces so that the planted text (``marks``, lab/reading.py) can be marked."""
+    transcript = []
+    for row in run["transcript"]:
+        text = row.get("text") or ""
+        full = shown_in_full(text) if row.get("role") == "tool" else reveal_hidden(text)
+        pieces = segments(full, marks or [])
+        transcript.append(
+            {
+                **row,
+                "shown": reveal_hidden(text),
+                "pieces": pieces,
+                "has_planted": any(p.planted for p in pieces),
+                "clicked": " ".join((row.get("ui_action") or {}).values()),
+                "calls_shown": [
+                    reveal_hidden(f"{c['tool']}({c['arguments']})") for c in row.get("tool_calls", [])
+                ],
+            }
+        )
+    held = [
         {
-            **row,
-            "shown": reveal_hidden(row.get("text") or ""),
-            "clicked": " ".join((row.get("ui_action") or {}).values()),
-            "calls_shown": [
-                reveal_hidden(f"{c['tool']}({c['arguments']})") for c in row.get("tool_calls", [])
-            ],
+            **item,
+            "explanation": EXPLANATIONS.get(item["guarantee"], ""),
+            "sentence": refusal_sentence(item["code"], item.get("detail", "")),
         }
-        for row in run["transcript"]
+        for item in run["held_by"]
     ]
-    held = [{**item, "explanation": EXPLANATIONS.get(item["guarantee"], "")} for item in run["held_by"]]
+    violations = [{**v, "sentence": violation_sentence(v["kind"])} for v in run["violations"]]
     verdict = (
         "setup error"
         if run.get("setup_error")
@@ -117,6 +135,7 @@ def run_view(run: dict[str, Any]) -> dict[str, Any]:
         **run,
         "transcript": transcript,
         "held_by": held,
+        "violations": violations,
         "verdict": verdict,
         "clicks": clicks,
         "trace_shown": [

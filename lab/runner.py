@@ -57,7 +57,7 @@ BEHAVIOURS = ("never-click", "confirm-all")
 MODEL_CHOICES = ("scenario", "offline-careful", "offline-compromised", "adversary", "configured")
 # Models that write no helpful answer: a scenario's expected phrases do not apply to them.
 NO_ANSWER_MODELS = ("adversary",)
-SHOWN_CHARS = 1500  # a tool result in the transcript; the trace keeps what matters
+SHOWN_CHARS = 20000  # a tool result in the transcript: in full, so the planted text is never cut off
 
 Event = ToolCallTrace.Event
 

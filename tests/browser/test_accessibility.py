@@ -207,10 +207,14 @@ def test_the_injection_labs_pages_pass_axe(browser: Browser, server, staff, lang
     page.goto(server("/lab/desc-ignore-previous/"))
     assert_accessible(page, "lab scenario")
     page.locator("form.month-picker button[type=submit]").click()  # both harnesses run
-    expect(page.locator("section.panel table").last).to_contain_text(
+    expect(page.locator(".lab-compare")).to_contain_text(
         "Guarded harness" if language == "en" else "Защищённ", timeout=120_000
     )
     assert_accessible(page, "lab scenario, run")
+    page.goto(server("/lab/?technique=base64&outcome=contrast"))
+    assert_accessible(page, "lab index, filtered")
+    page.goto(server("/lab/scores/"))
+    assert_accessible(page, "lab scores")
 
 
 def test_the_admin_dispute_page_passes_axe(browser: Browser, server, alice, staff):

@@ -44,13 +44,20 @@ def test_the_labs_pages_reflow_at_phone_width(browser: Browser, server, staff, l
     page.goto(server("/lab/desc-ignore-previous/"))
     assert_no_sideways_scroll(page, "lab scenario")
     page.locator("form.month-picker button[type=submit]").click()  # both harnesses run
-    side_by_side = page.locator("section.panel table").last
+    compare = page.locator(".lab-compare")
     guarded = "Guarded harness" if language == "en" else "Защищённ"
-    expect(side_by_side).to_contain_text(guarded, timeout=120_000)
+    expect(compare).to_contain_text(guarded, timeout=120_000)
     assert_no_sideways_scroll(page, "lab scenario, run")
-    # Each harness's verdict is on screen, labelled with its harness, not cut off.
-    for cell in side_by_side.locator("tbody tr").first.locator("td").all():
-        cell.scroll_into_view_if_needed()
-        expect(cell).to_be_in_viewport()
-        assert cell.evaluate("el => el.getBoundingClientRect().right") <= PHONE["width"]
+    # The two runs are stacked, naive first, each the page's width: the guarded one
+    # is below it, never off to the side.
+    naive_box = page.locator(".lab-run-result--naive").bounding_box()
+    guarded_box = page.locator(".lab-run-result--guarded").bounding_box()
+    assert naive_box and guarded_box
+    assert guarded_box["y"] >= naive_box["y"] + naive_box["height"]
+    assert guarded_box["x"] + guarded_box["width"] <= PHONE["width"]
+    page.locator(".lab-run-result--guarded h3").scroll_into_view_if_needed()
+    expect(page.locator(".lab-run-result--guarded h3")).to_be_in_viewport()
     assert_accessible(page, "lab scenario, run, at phone width")
+    page.goto(server("/lab/scores/"))
+    assert_no_sideways_scroll(page, "lab scores")
+    assert_accessible(page, "lab scores at phone width")

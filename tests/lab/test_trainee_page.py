@@ -31,10 +31,12 @@ def test_customers_are_refused(alice):
     assert client.post("/lab/desc-ignore-previous/").status_code == 403
 
 
-def test_it_lists_the_corpus(trainee):
+def test_it_lists_the_corpus_a_page_at_a_time(trainee):
     html = trainee.get("/lab/").content.decode()
-    assert "desc-unicode-tags" in html and "benign-dispute-by-click" in html
-    assert 'href="/lab/desc-unicode-tags/"' in html
+    assert 'href="/lab/benign-dispute-by-click/"' in html  # the customer tasks
+    assert html.count('<tr><td><a href="/lab/') == 25 and "Page 1 of " in html
+    found = trainee.get("/lab/", {"q": "unicode tags", "vector": "transaction_description"}).content.decode()
+    assert 'href="/lab/desc-unicode-tags/"' in found and "Page 1 of" not in found
 
 
 def test_a_scenario_page_shows_the_planted_text_with_hidden_characters_visible(trainee):
@@ -140,31 +142,32 @@ def stored_headline(tmp_path, monkeypatch):
     return path
 
 
-def test_the_index_shows_the_stored_worst_case_and_how_informative_it_is(trainee, stored_headline):
-    html = trainee.get("/lab/").content.decode()
+def test_the_scores_page_shows_the_stored_worst_case_and_how_informative_it_is(trainee, stored_headline):
+    html = trainee.get("/lab/scores/").content.decode()
     assert "1 of 6 attacks got through the guarded harness." in html
     assert "The naive harness fell to 5 of 6 (83.3 %)" in html
     assert 'href="/lab/desc-split/"' in html and "opened for alice on T-1004" in html
-    base64_row = html[html.index("<td>base64</td>") :].split("</tr>")[0]
+    worst = html[html.index('id="worst-heading"') :]
+    base64_row = worst[worst.index("<td>An order encoded in base64</td>") :].split("</tr>")[0]
     assert "50.0 %" in base64_row and ">low<" in base64_row
-    split_row = html[html.index("<td>split</td>") :].split("</tr>")[0]
+    split_row = worst[worst.index("<td>One dispute split into several</td>") :].split("</tr>")[0]
     assert "100.0 %" in split_row and ">low<" not in split_row
     assert "--model adversary" in html  # how to refresh it
 
 
 def test_the_worst_case_speaks_russian(trainee, stored_headline):
     trainee.post("/i18n/setlang/", {"language": "ru", "next": "/lab/"})
-    html = trainee.get("/lab/").content.decode()
+    html = trainee.get("/lab/scores/").content.decode()
     assert "Через защищённую обвязку прошло атак: 1 из 6." in html
     assert "Модель-противник предлагает каждую запись" in html
     assert "Доля информативности" in html and ">низкая<" in html
 
 
-def test_without_a_stored_headline_the_index_says_how_to_measure_it(trainee, tmp_path, monkeypatch):
+def test_without_a_stored_headline_the_scores_page_says_how_to_measure_it(trainee, tmp_path, monkeypatch):
     from lab import views
 
     monkeypatch.setattr(views, "HEADLINE_PATH", tmp_path / "missing.json")
-    html = trainee.get("/lab/").content.decode()
+    html = trainee.get("/lab/scores/").content.decode()
     assert "Not measured yet." in html and "injectionlab --model adversary" in html
 
 
@@ -184,6 +187,7 @@ def test_its_pages_are_never_kept_by_a_cache(trainee):
     # shared computer shows nothing of it (Cache-Control: no-store, as a customer's pages).
     responses = [
         trainee.get("/lab/"),
+        trainee.get("/lab/scores/"),
         trainee.get("/lab/desc-zero-width/"),
         trainee.post("/lab/desc-zero-width/", {"customer": "confirm-all"}),
         trainee.post("/lab/desc-zero-width/", {"customer": "sometimes"}),  # refused: 400
