@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -30,7 +31,7 @@ from accounts.text import reveal_hidden
 from lab.access import lab_view
 from lab.playground_export import scenario_download
 from lab.playground_limit import run_wait
-from lab.playground_world import PLACES, place_of, playground_setup
+from lab.playground_world import place_of, playground_setup
 from lab.report import run_view
 from lab.runner import HARNESSES, run_scenario
 from lab.schema import TECHNIQUES, Scenario
@@ -85,8 +86,8 @@ class PlaygroundForm(forms.Form):
         initial="ignore_previous",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, data: Mapping[str, str] | None = None) -> None:
+        super().__init__(data)
         self.now = timezone.localtime()
         # The statement of the month the planted transaction is in: the row is read.
         self.fields["request"].initial = f"Show my statement for {self.now:%Y-%m}"
@@ -154,7 +155,7 @@ class PlaygroundForm(forms.Form):
 @lab_view
 def lab_playground(request: HttpRequest) -> HttpResponse:
     form = PlaygroundForm(request.POST if request.method == "POST" else None)
-    context: dict[str, Any] = {"nav": "lab", "form": form, "runs": [], "places": PLACES}
+    context: dict[str, Any] = {"nav": "lab", "form": form, "runs": []}
     if request.method == "GET":
         return render(request, "lab/playground.html", context)
     scenario = _scenario_or_none(form)
@@ -165,7 +166,7 @@ def lab_playground(request: HttpRequest) -> HttpResponse:
     )
     if request.POST.get("action") == SAVE:
         return scenario_download(scenario)
-    wait = run_wait(request.user.pk)
+    wait = run_wait(str(request.user.pk))  # signed in: lab_view saw to it
     if wait:
         response = render(request, "lab/playground.html", {**context, "wait": wait}, status=429)
         response["Retry-After"] = str(wait)

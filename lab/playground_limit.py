@@ -18,14 +18,15 @@ from django.core.cache import cache
 KEY = "lab:playground:runs:{}"
 
 
-def run_wait(trainee_id: object) -> int:
+def run_wait(trainee_id: int | str) -> int:
     """0 when a run may start now (and it is counted), else the whole seconds until one may."""
     allowed: int = settings.BANKBOT_LAB_PLAYGROUND_RUNS
     window: int = settings.BANKBOT_LAB_PLAYGROUND_WINDOW_SECONDS
     key = KEY.format(trainee_id)
     now = time.time()
-    recent = [started for started in cache.get(key, []) if started > now - window]
+    stored: list[float] = cache.get(key, [])
+    recent = [started for started in stored if started > now - window]
     if len(recent) >= allowed:
-        return max(1, math.ceil(recent[-allowed] + window - now))
+        return max(1, math.ceil(float(recent[-allowed]) + window - now))
     cache.set(key, [*recent, now][-allowed:], timeout=window)
     return 0
