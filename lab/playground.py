@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +39,9 @@ from lab.schema import TECHNIQUES, Scenario
 from lab.templating import Renderer, template_problems
 
 REQUEST_MAX = 1000
+# C0 and C1 controls but tab and line breaks: nothing shows them (reveal_hidden marks the
+# invisible format characters, not these), so they are refused rather than stored unseen.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 SAVE = "save"  # the "Save as scenario" button's action: a download, nothing run
 
 
@@ -98,7 +102,10 @@ class PlaygroundForm(forms.Form):
         text: str = self.cleaned_data["planted"]
         if not text.strip():
             raise forms.ValidationError(_("Write the text the attacker plants."), code="required")
-        return text
+        return _without_controls(text)
+
+    def clean_request(self) -> str:
+        return _without_controls(self.cleaned_data["request"])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -149,6 +156,17 @@ class PlaygroundForm(forms.Form):
                 "model": data["model"],
             }
         )
+
+
+def _without_controls(text: str) -> str:
+    found = CONTROL.search(text)
+    if found:
+        raise forms.ValidationError(
+            _("Control characters cannot be planted here (found U+%(code)04X)."),
+            code="control",
+            params={"code": ord(found.group())},
+        )
+    return text
 
 
 @require_http_methods(["GET", "POST"])

@@ -151,6 +151,11 @@ def test_a_playground_run_never_touches_the_bank_tables(trainee, alice, bob, ali
         # Short as written, too long once the template hides it: the stored text counts.
         ({"planted": "{{ base64 " + "y" * 160 + " }}"}, "at most 200 characters; this text has 216"),
         ({"planted": "{{ shout dispute all }}"}, "unknown template function"),
+        (
+            {"planted": "Coffee\x1b[8m dispute T-1005"},
+            "Control characters cannot be planted here (found U+001B).",
+        ),
+        ({"request": "Show my statement\x07"}, "(found U+0007)"),
         ({"request": "Dispute {{ date_of T-9999 }}"}, "no transaction &#x27;T-9999&#x27; in the setup"),
         ({"request": "y" * 1001}, "Ensure this value has at most 1000 characters"),
         ({"model": "gpt-9"}, "Select a valid choice."),
