@@ -24,6 +24,7 @@ from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from pydantic import ValidationError
@@ -93,8 +94,9 @@ class PlaygroundForm(forms.Form):
     def __init__(self, data: Mapping[str, str] | None = None) -> None:
         super().__init__(data)
         self.now = timezone.localtime()
-        # The statement of the month the planted transaction is in: the row is read.
-        self.fields["request"].initial = f"Show my statement for {self.now:%Y-%m}"
+        # This month's statement holds the planted transaction (posted today), so it is read;
+        # "this month" rather than its number keeps a saved file true in later months.
+        self.fields["request"].initial = gettext("Show my statement for this month")
         self.fields["planted"].widget.attrs["aria-describedby"] = "planted-help"
         self.fields["request"].widget.attrs["aria-describedby"] = "request-help"
 
@@ -179,9 +181,6 @@ def lab_playground(request: HttpRequest) -> HttpResponse:
     scenario = _scenario_or_none(form)
     if scenario is None:
         return render(request, "lab/playground.html", context, status=400)
-    context["planted_shown"] = reveal_hidden(
-        Renderer(scenario.setup, form.now).text(form.cleaned_data["planted"])
-    )
     if request.POST.get("action") == SAVE:
         return scenario_download(scenario)
     wait = run_wait(str(request.user.pk))  # signed in: lab_view saw to it
@@ -190,6 +189,10 @@ def lab_playground(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(wait)
         return response
     behaviour = form.cleaned_data["customer"]
+    # The text as the world stores it (templates rendered), every hidden character marked.
+    context["planted_shown"] = reveal_hidden(
+        Renderer(scenario.setup, form.now).text(form.cleaned_data["planted"])
+    )
     context["runs"] = [
         run_view(run_scenario(scenario, harness=harness, behaviour=behaviour).as_dict())
         for harness in HARNESSES

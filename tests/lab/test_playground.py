@@ -75,7 +75,7 @@ def test_the_index_links_to_it_and_it_shows_the_form(trainee):
     assert 'name="csrfmiddlewaretoken"' in html
     for name in ("place", "planted", "request", "model", "customer", "technique"):
         assert f'name="{name}"' in html
-    assert "Show my statement for 2026-11" in html  # this month: the planted row is in it
+    assert "Show my statement for this month</textarea>" in html  # the planted row is in it
 
 
 def test_an_attack_runs_naive_and_guarded_side_by_side(trainee):
@@ -269,6 +269,7 @@ def test_it_speaks_russian(trainee):
     html = trainee.get(URL).content.decode()
     assert "Песочница: напишите свою атаку" in html and "Запустить наивную и защищённую" in html
     assert "Куда подброшен текст злоумышленника" in html
+    assert "Покажи выписку за этот месяц</textarea>" in html
     assert "Сохранить как сценарий (YAML)" in html
     html = trainee.post(URL, {**ATTACK, "planted": "x" * 201}).content.decode()
     assert "не более 200 символов" in html
