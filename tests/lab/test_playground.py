@@ -282,3 +282,20 @@ def test_the_page_has_no_inline_scripts_or_styles(trainee):
     assert inline_scripts(html) == []
     assert not any("style" in attrs for _, attrs in tags(html))
     assert not any(tag == "style" for tag, _ in tags(html))
+
+
+def test_the_russian_form_holds_no_english_sentence(trainee, settings, time_machine):
+    from tests.chat.test_one_language import english_in
+
+    settings.BANKBOT_LAB_PLAYGROUND_RUNS = 1
+    time_machine.move_to("2026-11-18 12:00:00+05:00", tick=False)
+    trainee.post("/i18n/setlang/", {"language": "ru", "next": URL})
+    trainee.post(URL, {**ATTACK, "action": "run"})
+    pages = {
+        "form": trainee.get(URL).content.decode(),
+        "errors": trainee.post(URL, {**ATTACK, "planted": "Coffee\x1b", "request": ""}).content.decode(),
+        "too long": trainee.post(URL, {**ATTACK, "place": "staff_label"}).content.decode(),
+        "wait": trainee.post(URL, ATTACK).content.decode(),
+    }
+    assert "секунд" in pages["wait"] and "U+001B" in pages["errors"] and "не более 20" in pages["too long"]
+    assert english_in(pages) == []
