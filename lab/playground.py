@@ -121,7 +121,14 @@ class PlaygroundForm(forms.Form):
         for field, text in (("planted", planted), ("request", request)):
             problems = template_problems(text, world)
             if problems:
-                self.add_error(field, "; ".join(problems))
+                self.add_error(
+                    field,
+                    forms.ValidationError(
+                        _("A {{ … }} template the lab cannot render here: %(problems)s."),
+                        code="template",
+                        params={"problems": "; ".join(problems)},
+                    ),
+                )
                 return cleaned
         count = max(len(planted), len(Renderer(world, self.now).text(planted)))
         if count > place.limit:

@@ -295,7 +295,9 @@ def test_the_russian_form_holds_no_english_sentence(trainee, settings, time_mach
         "form": trainee.get(URL).content.decode(),
         "errors": trainee.post(URL, {**ATTACK, "planted": "Coffee\x1b", "request": ""}).content.decode(),
         "too long": trainee.post(URL, {**ATTACK, "place": "staff_label"}).content.decode(),
+        "template": trainee.post(URL, {**ATTACK, "planted": "{{ shout it }}"}).content.decode(),
         "wait": trainee.post(URL, ATTACK).content.decode(),
     }
     assert "секунд" in pages["wait"] and "U+001B" in pages["errors"] and "не более 20" in pages["too long"]
+    assert "Шаблон {{ … }}, который лаборатория здесь не может подставить" in pages["template"]
     assert english_in(pages) == []
