@@ -290,6 +290,10 @@ BANKBOT_DISPUTE_WINDOW_DAYS = 120
 # Turns one worker answers at once (each waits on the model on a thread of its
 # own; bankbot/turns.py). Beyond it a customer is told to wait. docs/scaling.md.
 BANKBOT_MAX_TURNS_PER_WORKER = max(1, env_int("BANKBOT_MAX_TURNS_PER_WORKER", 200))
+# The lab's playground: runs one trainee may start in any window of this many
+# seconds (each plays naive and guarded; lab/playground_limit.py).
+BANKBOT_LAB_PLAYGROUND_RUNS = max(1, env_int("BANKBOT_LAB_PLAYGROUND_RUNS", 6))
+BANKBOT_LAB_PLAYGROUND_WINDOW_SECONDS = max(1, env_int("BANKBOT_LAB_PLAYGROUND_WINDOW_SECONDS", 60))
 
 LOGGING = {
     "version": 1,
