@@ -36,9 +36,9 @@ def may_open_lab(user: AbstractBaseUser | AnonymousUser) -> bool:
 def lands_on_lab(user: AbstractBaseUser | AnonymousUser) -> bool:
     """Whether signing in should land ``user`` on the lab: a trainee, who is neither
     staff (they land on admin) nor a customer (they land on their chat)."""
-    if not may_open_lab(user) or getattr(user, "is_staff", False):
+    if not may_open_lab(user) or getattr(user, "is_staff", False) or user.pk is None:
         return False
-    return not Customer.objects.filter(user_id=user.pk).exists()
+    return not Customer.objects.filter(user_id=int(user.pk)).exists()
 
 
 def lab_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
