@@ -143,23 +143,29 @@ def contacts_in(text: str) -> list[Contact]:
     for match in _HOST.finditer(plain):
         if _is_domain(match["host"], match["tld"], match["path"]):
             add("link", match)
-    blanked = _NOT_PHONES.sub(lambda m: " " * len(m.group(0)), plain)
+    blanked = _NOT_PHONES.sub(
+        lambda m: " " * len(m.group(0)), _LETTER_ZEROS.sub(lambda m: "0" * len(m.group(0)), plain)
+    )
     for match in _DIGIT_RUN.finditer(blanked):
         if _is_phone(match.group(0)) and not _MONEY_AFTER.match(blanked, match.end()):
             add("phone", match)
     return sorted(found, key=lambda c: c.start)
 
 
+# A letter O written for a zero inside a number ("+7 7OO 123 45 67"): read as the zero.
+_LETTER_ZEROS = re.compile(r"(?<=\d)[OoОо]+(?![^\W\d_])|(?<=[\s(\-])[OoОо]+(?=\d)")
+
 # Links written so that a filter does not see them, as attackers and security writers
 # do: "example[.]com", "example(dot)com", "hxxp://", "https[:]//", "evil . com".
 _DEFANGED = re.compile(
     r"(?P<dot>\s*[\[({<]\s*(?:\.|dot|точка)\s*[\])}>]\s*)"
     r"|(?P<spaced>[ \u00a0]+\.[ \u00a0]*(?=[^\W\d_]{2,24}\b))"
+    r"|(?P<word>[ \u00a0]+(?:dot|точка)[ \u00a0]+(?=[^\W\d_]{2,24}\b))"
     r"|(?P<colon>[\[({]:[\])}])"
     r"|(?P<scheme>\bh(?:xx|XX|\*\*)p(?=s?(?::|[\[({]:[\])}])//))",
     re.IGNORECASE,
 )
-_REFANG = {"dot": ".", "spaced": ".", "colon": ":", "scheme": "http"}
+_REFANG = {"dot": ".", "spaced": ".", "word": ".", "colon": ":", "scheme": "http"}
 
 
 def _refanged(text: str) -> tuple[str, list[int], list[int]]:
@@ -216,6 +222,8 @@ def _is_phone(run: str) -> bool:
     count = len(digits)
     if run.startswith("+"):
         return 10 <= count <= 15
+    if count == 11 and groups[0] in ("7", "8") and not re.search(r"[.,]\d{1,2}$", run):
+        return True  # 8 700 1234567: the trunk prefix, then the number in any grouping
     if len(groups) > 1 and any(len(g) > 5 for g in groups):
         return False  # "12345678.00", "(20000.00)": money, not groups of a number
     if re.search(r"\(\d{2,5}\)[ \u00a0.-]?\d", run):  # an area code: (727) 123-45-67

@@ -563,12 +563,21 @@ def test_messenger_links_and_defanged_links_are_links():
         ("Open hxxps[:]//refunds.kz/x now", "hxxps[:]//refunds.kz/x"),
         ("Go to refund-desk . kz to claim it.", "refund-desk . kz"),
         ("Go to refunds .com to claim it.", "refunds .com"),
+        ("Go to refunds DOT kz to claim it.", "refunds DOT kz"),
     ):
         assert contacts_flagged(text) == [f"an answer gives a link the bank did not write: {link!r}"], text
 
 
 def test_phone_numbers_in_more_written_forms_are_found():
-    for phone in ("8-700-123-45-67", "+7.700.123.45.67", "+7 700 1234567", "8 (7172) 12-34-56"):
+    for phone in (
+        "8-700-123-45-67",
+        "+7.700.123.45.67",
+        "+7 700 1234567",
+        "8 (7172) 12-34-56",
+        "8 700 1234567",  # the trunk prefix, then the number unbroken
+        "+7 7OO 123 45 67",  # letters O for zeros
+        "8 (7OO) 123-45-67",
+    ):
         flagged = contacts_flagged(f"Call {phone} for the refund")
         assert flagged == [f"an answer gives a phone number the bank did not write: {phone!r}"], phone
 
@@ -578,6 +587,7 @@ def test_prose_with_dots_and_brackets_is_not_a_link():
         "Your card is blocked. Is there anything else?",
         "You have 2 cards (4242 and 5505). Card 4242 is active.",
         "The charge (T-1001) is yours, e.g. at Magnum.",
+        "A polka dot dress from Room 5O5 cost 2 050,00 ₸.",
     ):
         assert contacts_flagged(text) == [], text
 
