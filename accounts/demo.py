@@ -22,10 +22,13 @@ from accounts.models import Account, Card, Customer, Transaction
 
 # The support user is made by disputes/roles.py (support_staff_ensure), with its group.
 SUPPORT_LOGIN = ("support", "support-demo-2026", "support staff (Django admin at /admin/)")
+# The trainee is made by lab/roles.py (trainee_ensure), with its group: the lab alone.
+TRAINEE_LOGIN = ("trainee", "trainee-demo-2026", "trainee (the Injection Lab at /lab/ only)")
 DEMO_LOGINS = [
     ("alice", "alice-demo-2026", "customer"),
     ("bob", "bob-demo-2026", "customer"),
     SUPPORT_LOGIN,
+    TRAINEE_LOGIN,
 ]
 
 MERCHANTS = [

@@ -6,6 +6,7 @@ from django.urls import include, path
 
 from bankbot import views
 from config.health import healthz
+from lab.landing import SignInView
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,7 +17,7 @@ urlpatterns = [
     path("proposals/<uuid:public_id>/", views.proposal_detail, name="proposal_detail"),
     path("proposals/<uuid:public_id>/confirm", views.proposal_confirm_view, name="proposal_confirm"),
     path("proposals/<uuid:public_id>/decline", views.proposal_decline_view, name="proposal_decline"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", SignInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("lab/", include("lab.urls")),

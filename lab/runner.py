@@ -202,9 +202,10 @@ def _play(scenario: Scenario, spec: str | ScriptedModel, stage: _Stage, result: 
             trace=result.trace,
             actor=world.actor.user.get_username(),
             expected_answer=stage.expected_answer,
-            records=bank_records(world),
+            records=bank_records(world, scenario.setup, stage.renderer),
             customer_text="\n".join(text for text in stage.said if text),
             proposals=result.proposals,
+            clicks=result.clicks,
             answer_applies=spec not in NO_ANSWER_MODELS,
             warnings=[m["flagged"] for m in final if m.get("flagged")],
         )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from bankbot.consumers import ChatConsumer
+from lab.roles import trainee_ensure
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,4 +49,10 @@ async def test_it_refuses_a_conversation_id_that_is_not_one(alice, alice_convers
 
 async def test_it_refuses_staff_without_a_customer(connect, staff, alice_conversation):
     communicator, connected = await connect(alice_conversation, user=staff)
+    assert not connected
+
+
+async def test_it_refuses_a_trainee(connect, alice_conversation):
+    trainee = await sync_to_async(trainee_ensure)(username="tina", password="trainee-pw-123")
+    communicator, connected = await connect(alice_conversation, user=trainee)
     assert not connected
