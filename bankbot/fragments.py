@@ -17,7 +17,7 @@ from django.utils import translation
 
 from bankbot import turn_progress
 from bankbot.agent import TurnEvent
-from bankbot.chat import ToolResultPayload, failure_of, tool_calls_of, tool_result_of
+from bankbot.chat import ToolResultPayload, failure_of, staff_proposal_of, tool_calls_of, tool_result_of
 from bankbot.models import Conversation, Message
 from bankbot.news import news_of
 from tools.harness import OutcomeStatus
@@ -177,7 +177,7 @@ def timeline(conversation: Conversation, in_flight: Mapping[int, str] | None = N
     produced (the same order as while it streams). ``in_flight``: the turns running
     now, by the customer message they answer (bankbot/turn_progress.py): each shows
     in progress, under its own id, and the socket sends what it has said so far."""
-    by_reference = {p.reference: p for p in conversation.proposals.all()}
+    by_reference = {p.reference: p for p in conversation.proposals.select_related("proposed_by")}
     items: list[dict[str, Any]] = []
     turn: dict[str, Any] | None = None
     for message in conversation.messages.all():
@@ -188,6 +188,12 @@ def timeline(conversation: Conversation, in_flight: Mapping[int, str] | None = N
         news = news_of(message)
         if news is not None:  # the bank's news about a dispute: between turns
             items.append(news)
+            turn = None
+            continue
+        staff = staff_proposal_of(message)
+        if staff is not None:  # a card support staff proposed: between turns too
+            if (proposal := by_reference.get(staff["proposal"])) is not None:
+                items.append({"kind": "staff_proposal", "message": message, "proposal": proposal})
             turn = None
             continue
         if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
