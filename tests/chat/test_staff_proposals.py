@@ -159,7 +159,8 @@ def test_an_unknown_tool_is_refused(alice_conversation, aigerim):
 
     assert refused.code == "unknown_tool"
     assert refused.message == (
-        "There is no action called “transfer_money”. Staff can propose: block_card, unblock_card, raise_dispute."
+        "There is no action called “transfer_money”. "
+        "Staff can propose: block_card, unblock_card, raise_dispute."
     )
 
 
