@@ -235,13 +235,13 @@ def _record_refusal(
     conversation: object, staff: object, tool: object, arguments: object, refusal: StaffProposalRefused
 ) -> None:
     """A refused staff proposal is on the record like a refused model call (G9)."""
-    mine = isinstance(conversation, Conversation)
+    found = conversation if isinstance(conversation, Conversation) else None
     trace_record(
         event=Event.DENIED,
         decision="deny",
         tool=str(tool)[:50],
-        customer=conversation.customer if isinstance(conversation, Conversation) else None,
-        conversation=conversation if mine else None,
+        customer=found.customer if found is not None else None,
+        conversation=found,
         raw_args=_raw(arguments),
         reason_code=refusal.code,
         reason=f"A staff proposal was refused: {refusal.english}",
