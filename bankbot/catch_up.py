@@ -3,7 +3,8 @@ second tab, a reconnect after a drop — catches up: it is sent, on its own, the
 so far (``bankbot/fragments.py``, ``turns_so_far``), and drops the group's copies of
 the fragments that held (each is numbered: bankbot/turn_progress.py). The rest of
 the turn comes through the group, once. So are the confirm cards that changed since
-the page was rendered (bankbot/card_push.py): a socket away then missed their push.
+the page was rendered (bankbot/card_push.py), and the cards support staff proposed since
+(bankbot/staff_proposals.py): a socket away then missed their push.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from channels.db import database_sync_to_async
 from bankbot import direct_dispatch, fragments, outage
 from bankbot.card_push import cards_changed_since, page_rendered_at
 from bankbot.models import Conversation
+from bankbot.staff_proposals import staff_cards_since
 
 
 class TurnCatchUp(direct_dispatch.DirectDispatch):
@@ -37,11 +39,12 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
         for _turn, _count, html in frames:
             await self.send(text_data=html)
         with contextlib.suppress(*outage.DATABASE_ERRORS):  # they show on reload
-            cards = await database_sync_to_async(cards_changed_since)(
-                self.conversation, page_rendered_at(self.scope), self.language
-            )
-            if cards:
-                await self.send(text_data=cards)
+            since = page_rendered_at(self.scope)
+            # Cards staff proposed meanwhile first, then every card's state now.
+            staff = await database_sync_to_async(staff_cards_since)(self.conversation, since, self.language)
+            cards = await database_sync_to_async(cards_changed_since)(self.conversation, since, self.language)
+            if staff or cards:
+                await self.send(text_data=staff + cards)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         turn = message.get("turn")

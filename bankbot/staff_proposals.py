@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
@@ -34,13 +35,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError
 
 from bankbot import outage
 from bankbot.cards import staff_name
-from bankbot.chat import STAFF_PROPOSAL, StaffProposalPayload, message_add
+from bankbot.chat import STAFF_PROPOSAL, StaffProposalPayload, message_add, staff_proposal_of
 from bankbot.fragments import group_name
 from bankbot.models import Conversation, Message
 from errors import DomainError, NotFound
@@ -265,6 +266,39 @@ def render_staff_card(proposal: Proposal, note: Message) -> dict[str, str]:
                 {"item": item, "conversation": proposal.conversation},
             )
     return html
+
+
+def staff_cards_since(conversation: Conversation, since: datetime | None, language: str) -> str:
+    """For a socket that connects again (its push may have gone while it was away): the
+    conversation's staff cards proposed since its page was rendered, at most a
+    proposal's lifetime ago, in ``language`` — each first removed where the page has it
+    already (``hx-swap-oob="delete"``), then appended, so it shows once. None: a first
+    connect, whose page shows them already."""
+    if since is None:
+        return ""
+    since = max(since, timezone.now() - timedelta(seconds=settings.BANKBOT_PROPOSAL_TTL_SECONDS))
+    made = (
+        conversation.proposals.filter(proposed_by__isnull=False, created_at__gte=since)
+        .select_related("conversation", "customer", "proposed_by")
+        .order_by("created_at", "pk")
+    )
+    notes = {
+        str((note.payload or {}).get("proposal")): note
+        for note in conversation.messages.filter(role=Message.Role.SYSTEM, created_at__gte=since)
+        if staff_proposal_of(note) is not None
+    }
+    html = []
+    with translation.override(language):
+        for proposal in made:
+            if (note := notes.get(proposal.reference)) is not None:
+                item = {"kind": "staff_proposal", "message": note, "proposal": proposal}
+                html.append(
+                    render_to_string(
+                        "bankbot/stream.html#staff-proposal",
+                        {"item": item, "conversation": conversation, "again": True},
+                    )
+                )
+    return "".join(html)
 
 
 def push_staff_card(proposal: Proposal, note: Message) -> None:

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import Card
 from bankbot.models import Conversation
 from bankbot.staff_proposals import propose_for_customer
-from tests.browser.helpers import PASSWORD, LiveServer, sign_in
+from tests.browser.helpers import PASSWORD, DroppableChatSocket, LiveServer, sign_in
 from tests.threads import run_at_once
 from tools.models import Proposal, ToolCallTrace
 
@@ -86,3 +86,43 @@ def test_a_staff_proposal_appears_live_and_the_customers_click_blocks_the_card(
     page.reload()  # from the stored conversation too
     expect(card.locator("h2")).to_have_text(says["done"])
     expect(card.locator(".proposal__by")).to_have_text(says["label"])
+
+
+def test_a_card_proposed_while_the_socket_was_away_shows_once_it_is_back(
+    page: Page, server: LiveServer, alice
+) -> None:
+    """The page's socket is cut (as by a network drop): a card proposed meanwhile shows
+    once it is back, and the card it had already is not shown twice."""
+    socket = DroppableChatSocket(page)
+    sign_in(page, server, "alice", PASSWORD["alice"])
+    staff = get_user_model().objects.create_user(
+        username="support", password="support-pw-123", is_staff=True, first_name="Aigerim"
+    )
+    conversation = Conversation.objects.get(customer=alice)
+
+    def propose(card: str) -> Proposal:
+        (proposal,), errors = run_at_once(
+            [
+                lambda: propose_for_customer(
+                    conversation=conversation, staff=staff, tool="block_card", arguments={"card": card}
+                )
+            ]
+        )
+        assert not errors and isinstance(proposal, Proposal)
+        return proposal
+
+    first = propose("4242")
+    expect(page.locator(f"#proposal-{first.public_id}")).to_have_count(1)
+    socket.drop()
+    expect(page.locator("#connection")).to_have_text("Reconnecting…")
+    second = propose("5505")
+    expect(page.locator(f"#proposal-{second.public_id}")).to_have_count(0)  # it missed the push
+
+    socket.come_back()
+
+    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(page.locator(f"#proposal-{second.public_id} .proposal__by")).to_have_text(
+        "Proposed by Aigerim from support"
+    )
+    expect(page.locator(f"#proposal-{first.public_id}")).to_have_count(1)
+    expect(page.locator(".proposal--pending")).to_have_count(2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from django.db import transaction
+from django.utils import timezone
 
 from bankbot.staff_proposals import StaffProposalRefused, propose_for_customer
 
@@ -66,3 +67,25 @@ async def test_nothing_is_pushed_before_the_commit_nor_for_a_refusal(
 
     assert await tab.receive_nothing(timeout=0.3)
     await tab.disconnect()
+
+
+async def test_a_socket_back_after_a_drop_is_sent_the_card_it_missed_once(
+    connect, alice, alice_conversation, staff
+):
+    """The push went while the socket was away: on connecting again it is sent the card,
+    first removed where the page may have it already, so it shows once."""
+    rendered = int(timezone.now().timestamp()) - 1  # the page, before the proposal
+    proposal = await propose(alice_conversation, staff)
+
+    back, _ = await connect(alice_conversation, user=alice.user, lang=f"ru&rendered={rendered}")
+    caught_up = await back.receive_from(timeout=5)
+
+    removed = f'<div id="staff-proposal-{proposal.public_id}" hx-swap-oob="delete"></div>'
+    assert caught_up.index(removed) < caught_up.index('hx-swap-oob="beforeend:#messages"')
+    assert f'id="proposal-{proposal.public_id}"' in caught_up
+    assert "Предлагает Aigerim из службы поддержки" in caught_up
+    assert await back.receive_nothing(timeout=0.2)
+    await back.disconnect()
+    first, _ = await connect(alice_conversation, user=alice.user)  # a page rendered after it
+    assert await first.receive_nothing(timeout=0.2)
+    await first.disconnect()
