@@ -6,6 +6,7 @@ both people, and that no staff request can confirm it."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -381,9 +382,33 @@ def test_the_conversations_trail_in_admin_names_the_proposer(alice_conversation,
     trace = signed_in(aigerim).get("/admin/tools/toolcalltrace/")
 
     assert page.status_code == proposals.status_code == trace.status_code == 200
-    html = page.content.decode()
-    assert proposal.reference in html and "support" in html  # the inline: proposed by
+    html = re.sub(r"\s+", " ", page.content.decode())
+    assert proposal.reference in html
+    assert (
+        f'<td class="field-proposed_by"> <p><a href="/admin/auth/user/{aigerim.pk}/change/">support</a></p>'
+        in html
+    )
     assert "support staff member Aigerim proposed" in html  # the note among the messages
-    assert proposal.reference in proposals.content.decode()
-    assert "support" in proposals.content.decode()
-    assert "support" in trace.content.decode()
+    assert '<td class="field-proposed_by nowrap">support</td>' in proposals.content.decode()
+    assert '<td class="field-proposer nowrap">support</td>' in trace.content.decode()
+
+
+def test_a_disputes_trail_in_admin_names_who_proposed_it_and_who_confirmed_it(
+    alice, alice_conversation, aigerim
+):
+    proposal = propose(
+        alice_conversation,
+        aigerim,
+        "raise_dispute",
+        transaction="T-1001",
+        amount="15000.00",
+        reason="cancelled",
+    )
+    confirm(signed_in(alice.user), proposal)
+    dispute = alice.disputes.get()
+
+    html = signed_in(aigerim).get(f"/admin/disputes/dispute/{dispute.pk}/change/").content.decode()
+
+    assert "<tr><th>Proposed by</th><td>support (support staff)</td></tr>" in html
+    assert "<tr><th>Confirmed by</th><td>alice</td></tr>" in html
+    assert html.count("<td>support</td>") == 2  # the trace: proposed, executed
