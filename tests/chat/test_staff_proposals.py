@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -259,6 +260,18 @@ def test_the_label_falls_back_to_the_login_name_and_is_escaped(alice, alice_conv
     html = signed_in(alice.user).get(f"/c/{alice_conversation.public_id}/").content.decode()
 
     assert "Proposed by &lt;b&gt;sup&lt;/b&gt; from support" in html
+
+
+def test_an_expired_staff_card_offers_no_ask_again(alice, alice_conversation, aigerim):
+    """ "Ask again" sends the customer's own request again; a staff card answered none."""
+    alice_conversation.messages.create(role=Message.Role.CUSTOMER, text="Hello, is anyone there?")
+    proposal = propose(alice_conversation, aigerim)
+    Proposal.objects.filter(pk=proposal.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    html = signed_in(alice.user).get(f"/c/{alice_conversation.public_id}/").content.decode()
+
+    assert "proposal--expired" in html and "Proposed by Aigerim from support" in html
+    assert "proposal__again" not in html and 'value="Hello, is anyone there?"' not in html
 
 
 def test_a_card_the_assistant_proposed_has_no_such_label(alice, alice_conversation):
