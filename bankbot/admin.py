@@ -14,6 +14,7 @@ from bankbot.dispute_trail import dispute_trail
 from bankbot.models import Conversation, Message
 from disputes.admin import DisputeAdmin
 from disputes.models import Dispute
+from tools.models import Proposal
 
 
 class MessageInline(admin.TabularInline):
@@ -26,13 +27,31 @@ class MessageInline(admin.TabularInline):
         return False
 
 
+class ProposalInline(admin.TabularInline):
+    """The conversation's proposals, each with who proposed it: support staff
+    (``proposed_by``) or, when empty, the assistant. Staff proposals are in the trail
+    here as in the trace; only the customer's click carried any of them out."""
+
+    model = Proposal
+    readonly_fields = fields = ("created_at", "reference", "summary", "status", "proposed_by", "decided_at")
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Conversation)
 class ConversationAdmin(ReadOnlyAdmin):
     list_display = ["public_id", "customer", "title", "created_at"]
     search_fields = ["public_id", "title", "customer__full_name"]
     list_select_related = ["customer"]
     readonly_fields = ["public_id", "customer", "title", "created_at"]
-    inlines = [MessageInline]
+    inlines = [MessageInline, ProposalInline]
 
 
 @admin.register(Message)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -67,6 +68,9 @@ class ProposalCard:
     # An expired card's one click to ask again: the customer's request, sent again as
     # their message, so the action is proposed afresh and needs a fresh Confirm.
     ask_again: str = ""
+    # A support staff member's name when staff proposed it ("Proposed by Aigerim from
+    # support"); "" when the assistant did.
+    proposed_by: str = ""
 
     @property
     def dom_id(self) -> str:
@@ -140,8 +144,16 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         outcome=outcome.sentence if outcome else "",
         outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows] if outcome else [],
         picker=_picker(spec, proposal) if state == "pending" and spec is not None else None,
-        ask_again=_asked(proposal) if state == "expired" else "",
+        # A staff proposal answered no message of the customer's: nothing to ask again.
+        ask_again=_asked(proposal) if state == "expired" and proposal.proposed_by_id is None else "",
+        proposed_by=staff_name(proposal.proposed_by) if proposal.proposed_by is not None else "",
     )
+
+
+def staff_name(staff: User) -> str:
+    """A staff member as the customer reads their name: their short name (the first
+    name), else their login name."""
+    return staff.get_short_name() or staff.get_username()
 
 
 def _asked(proposal: Proposal) -> str:

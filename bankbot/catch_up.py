@@ -6,7 +6,8 @@ reads). The rest of the turn comes through the group, once; a turn whose worker 
 gone is sent as failed, with Retry — on connecting, or later to a socket that saw it run
 (it watches each turn it is sent the fragments of, until the turn ends or its lease
 lapses). So are the confirm cards that changed since
-the page was rendered (bankbot/card_push.py): a socket away then missed their push.
+the page was rendered (bankbot/card_push.py), and the cards support staff proposed since
+(bankbot/staff_proposals.py): a socket away then missed their push.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.utils import translation
 from bankbot import direct_dispatch, fragments, outage, turn_progress
 from bankbot.card_push import cards_changed_since, page_rendered_at
 from bankbot.models import Conversation
+from bankbot.staff_proposals import staff_cards_since
 from bankbot.turn_store import TurnState, turn_store
 
 # How often a socket asks after a turn it watches: a lapsed lease shows within
@@ -52,11 +54,12 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
             if running:
                 self.watch(turn)
         with contextlib.suppress(*outage.DATABASE_ERRORS):  # they show on reload
-            cards = await database_sync_to_async(cards_changed_since)(
-                self.conversation, page_rendered_at(self.scope), self.language
-            )
-            if cards:
-                await self.send(text_data=cards)
+            since = page_rendered_at(self.scope)
+            # Cards staff proposed meanwhile first, then every card's state now.
+            staff = await database_sync_to_async(staff_cards_since)(self.conversation, since, self.language)
+            cards = await database_sync_to_async(cards_changed_since)(self.conversation, since, self.language)
+            if staff or cards:
+                await self.send(text_data=staff + cards)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         turn = message.get("turn")

@@ -84,6 +84,19 @@ class DisputeNewsPayload(TypedDict):
     note: str
 
 
+STAFF_PROPOSAL = "staff_proposal"  # StaffProposalPayload's kind
+
+
+class StaffProposalPayload(TypedDict):
+    """A system note: a support staff member proposed an action to the customer
+    (bankbot/staff_proposals.py). The page shows its confirm card here, labelled
+    with who proposed it; only the customer's click carries it out."""
+
+    kind: str
+    proposal: str  # the proposal's reference
+    staff: str  # the staff member's name as the card shows it, at proposal time
+
+
 RETRY = "retry"  # RetryPayload's kind
 
 
@@ -103,6 +116,7 @@ Payload = (
     | ConfirmationPayload
     | DeclinePayload
     | DisputeNewsPayload
+    | StaffProposalPayload
     | RetryPayload
 )
 
@@ -149,6 +163,20 @@ def dispute_news_of(message: Message) -> DisputeNewsPayload | None:
         dispute=str(payload.get("dispute", "")),
         status=str(payload.get("status", "")),
         note=str(payload.get("note", "")),
+    )
+
+
+def staff_proposal_of(message: Message) -> StaffProposalPayload | None:
+    """The staff proposal a system message stands for, or None."""
+    payload = message.payload
+    if (
+        message.role != Message.Role.SYSTEM
+        or not isinstance(payload, dict)
+        or payload.get("kind") != STAFF_PROPOSAL
+    ):
+        return None
+    return StaffProposalPayload(
+        kind=STAFF_PROPOSAL, proposal=str(payload.get("proposal", "")), staff=str(payload.get("staff", ""))
     )
 
 

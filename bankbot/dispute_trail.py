@@ -43,7 +43,7 @@ def dispute_trail(*, dispute: Dispute) -> DisputeTrail:
     """
     reviews = list(DisputeReview.objects.filter(dispute=dispute).select_related("staff_user"))
     confirmation = (
-        Confirmation.objects.select_related("approver", "proposal__conversation")
+        Confirmation.objects.select_related("approver", "proposal__conversation", "proposal__proposed_by")
         .filter(idempotency_key=dispute.idempotency_key, proposal__customer=dispute.customer_id)
         .first()
     )
@@ -73,7 +73,7 @@ def _trace_for(proposal: Proposal) -> list[ToolCallTrace]:
     """The proposal's own rows (proposed, confirmed, executed, retries, replays), and
     before them the conversation's rows that belong to no proposal (reads, denials,
     flags) up to the execution. Other proposals' rows are another action's story."""
-    own = list(ToolCallTrace.objects.filter(proposal=proposal).select_related("approver"))
+    own = list(ToolCallTrace.objects.filter(proposal=proposal).select_related("approver", "proposer"))
     if not own:
         return []
     done = (ToolCallTrace.Event.EXECUTED, ToolCallTrace.Event.REPLAYED, ToolCallTrace.Event.FAILED)
@@ -83,7 +83,7 @@ def _trace_for(proposal: Proposal) -> list[ToolCallTrace]:
         ToolCallTrace.objects.filter(
             conversation=proposal.conversation_id, proposal__isnull=True, pk__lt=until
         )
-        .select_related("approver")
+        .select_related("approver", "proposer")
         .order_by("-id")[:CONTEXT_TRACE_ROWS]
     )
     return sorted([*context, *own], key=lambda row: row.pk)

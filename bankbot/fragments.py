@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from bankbot.agent import TurnEvent
-from bankbot.chat import ToolResultPayload, failure_of, tool_calls_of, tool_result_of
+from bankbot.chat import ToolResultPayload, failure_of, staff_proposal_of, tool_calls_of, tool_result_of
 from bankbot.models import Conversation, Message
 from bankbot.news import news_of
 from bankbot.turn_store import TurnState, turn_store
@@ -199,7 +199,7 @@ def timeline(
     in progress, under its own id, and the socket sends what it has said so far.
     ``abandoned``: the turns whose worker is gone (their lease lapsed): each shows
     as failed, with Retry, under its own id."""
-    by_reference = {p.reference: p for p in conversation.proposals.all()}
+    by_reference = {p.reference: p for p in conversation.proposals.select_related("proposed_by")}
     items: list[dict[str, Any]] = []
     turn: dict[str, Any] | None = None
     for message in conversation.messages.all():
@@ -210,6 +210,12 @@ def timeline(
         news = news_of(message)
         if news is not None:  # the bank's news about a dispute: between turns
             items.append(news)
+            turn = None
+            continue
+        staff = staff_proposal_of(message)
+        if staff is not None:  # a card support staff proposed: between turns too
+            if (proposal := by_reference.get(staff["proposal"])) is not None:
+                items.append({"kind": "staff_proposal", "message": message, "proposal": proposal})
             turn = None
             continue
         if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):

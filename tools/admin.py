@@ -18,20 +18,23 @@ class ToolCallTraceAdmin(ReadOnlyAdmin[ToolCallTrace]):
         "decision",
         "reason_code",
         "customer",
+        "approver",
+        "proposer",
         "latency_ms",
     ]
     list_filter = ["event", "decision", "harness", "tool"]
     search_fields = ["tool", "reason", "reason_code", "idempotency_key"]
-    list_select_related = ["customer"]
+    list_select_related = ["customer", "approver", "proposer"]
     date_hierarchy = "created_at"
 
 
 @admin.register(Proposal)
 class ProposalAdmin(ReadOnlyAdmin[Proposal]):
-    list_display = ["reference", "summary", "status", "customer", "created_at", "expires_at"]
+    # Who proposed it: support staff (``proposed_by``), or the assistant when empty.
+    list_display = ["reference", "summary", "status", "customer", "proposed_by", "created_at", "expires_at"]
     list_filter = ["status", "tool"]
-    search_fields = ["public_id", "summary"]
-    list_select_related = ["customer"]
+    search_fields = ["public_id", "summary", "proposed_by__username"]
+    list_select_related = ["customer", "proposed_by"]
 
 
 @admin.register(Confirmation)

@@ -16,7 +16,8 @@ from accounts.models import AppendOnlyModel, Customer
 
 
 class Proposal(models.Model):
-    """A write the model asked for and policy allowed, waiting for the customer's click."""
+    """A write the model asked for and policy allowed — or a support staff member
+    proposed (``proposed_by``) — waiting for the customer's click."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -43,6 +44,16 @@ class Proposal(models.Model):
     expires_at = models.DateTimeField()
     decided_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
+    # A support staff member who proposed it to the customer from the chat
+    # (bankbot/staff_proposals.py); None: the model proposed it. Either way only
+    # the customer's click carries it out.
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="proposals_made",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["customer", "status"], name="proposal_customer_status_idx")]
@@ -111,6 +122,11 @@ class ToolCallTrace(AppendOnlyModel):
     result = models.JSONField(null=True, blank=True)
     idempotency_key = models.UUIDField(null=True, blank=True, db_index=True)
     approver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    # The staff member who proposed the row's proposal, if staff did (its
+    # ``proposed_by``): a staff proposal's every row names both people.
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     latency_ms = models.FloatField(default=0)
 
     class Meta(AppendOnlyModel.Meta):

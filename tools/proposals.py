@@ -101,10 +101,12 @@ def proposal_create(
     sources: list[Source],
     *,
     read_from: int = 0,
+    proposed_by: User | None = None,
 ) -> Proposal:
     """Store what policy allowed, with every external text read before it; each is
     marked with why the card shows it, if it does (``sources[read_from:]`` were read
-    in this turn: tools/provenance.py, ``shown_because``)."""
+    in this turn: tools/provenance.py, ``shown_because``). ``proposed_by``: the
+    support staff member who proposed it (bankbot/staff_proposals.py), else None."""
     canonical = args.model_dump(mode="json")
     target = str(canonical.get(spec.target.kind, ""))
     # The grant this call spends: did the customer's own words name its target?
@@ -121,6 +123,7 @@ def proposal_create(
         summary=spec.summary(ctx, args),
         external_sources=sources_marked(sources, target=target, read_from=read_from, named=named),
         expires_at=timezone.now() + timedelta(seconds=settings.BANKBOT_PROPOSAL_TTL_SECONDS),
+        proposed_by=proposed_by,
     )
 
 

@@ -45,11 +45,16 @@ def trace_entry(
     result: object = None,
     idempotency_key: uuid.UUID | None = None,
     approver: User | None = None,
+    proposer: User | None = None,
     latency_ms: float = 0.0,
     harness: str = "guarded",
 ) -> ToolCallTrace:
     """One trace row, not yet written: a step that records several writes them
-    together (``ToolCallTrace.objects.bulk_create``), in one statement."""
+    together (``ToolCallTrace.objects.bulk_create``), in one statement.
+
+    A row about a proposal that staff made names its proposer (``proposed_by``,
+    read by id: no extra query) beside whoever clicked, so every row of a staff
+    proposal — proposed, executed, replayed, declined, refused — names both."""
     if ctx is not None:
         customer = customer or ctx.customer
         conversation = conversation or ctx.conversation
@@ -59,6 +64,9 @@ def trace_entry(
     mandate = without_nul(ctx.mandate.as_dict()) if ctx is not None else None
     # The chat's conversation, typed as the key's target (tools/context.py, key_target).
     stored = None if conversation is None else key_target(ToolCallTrace.conversation.field, conversation)
+    proposer_id = proposer.pk if proposer is not None else None
+    if proposer_id is None and proposal is not None:
+        proposer_id = proposal.proposed_by_id
     return ToolCallTrace(
         harness=harness,
         event=event,
@@ -75,6 +83,7 @@ def trace_entry(
         result=_jsonable(result),
         idempotency_key=idempotency_key,
         approver=approver,
+        proposer_id=proposer_id,
         latency_ms=round(latency_ms, 3),
     )
 

@@ -24,8 +24,9 @@ ROOT = Path(settings.BASE_DIR)
 # The packages (or top-level modules) that must be strict, every module of them.
 STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools")
 
-# The chat's modules that face the harness: a turn, a click on a row, the views and the
-# confirm card. The rest of bankbot (the socket, streaming, admin) is checked, not strictly.
+# The chat's modules that face the harness: a turn, a click on a row, the views, the
+# confirm card and staff's proposals. The rest of bankbot (the socket, streaming, admin)
+# is checked, not strictly.
 STRICT_CHAT_MODULES = (
     "bankbot.agent",
     "bankbot.selection",
@@ -34,6 +35,7 @@ STRICT_CHAT_MODULES = (
     "bankbot.mandate_model",
     "bankbot.views",
     "bankbot.cards",
+    "bankbot.staff_proposals",
     "bankbot.templatetags.bankbot_tags",
 )
 
@@ -66,6 +68,7 @@ CRITICAL_FUNCTIONS = {
     ),
     "tools/idempotency.py": ("idempotency_replay", "idempotency_store"),
     "tools/trace.py": ("trace_entry",),
+    "bankbot/staff_proposals.py": ("propose_for_customer",),
 }
 
 
