@@ -22,7 +22,7 @@ from mypy.options import PER_MODULE_OPTIONS, Options
 ROOT = Path(settings.BASE_DIR)
 
 # The packages (or top-level modules) that must be strict, every module of them.
-STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools")
+STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools", "support")
 
 # The chat's modules that face the harness: a turn, a click on a row, the views and the
 # confirm card. The rest of bankbot (the socket, streaming, admin) is checked, not strictly.
@@ -35,6 +35,8 @@ STRICT_CHAT_MODULES = (
     "bankbot.views",
     "bankbot.cards",
     "bankbot.templatetags.bankbot_tags",
+    "bankbot.handover",
+    "bankbot.person_request",
 )
 
 # The services and selectors every caller goes through to read or change a customer's
