@@ -31,7 +31,9 @@ def test_in_russian_the_answer_is_russian(alice_conversation, say):
     from django.utils import translation
 
     with translation.override("ru"):
-        answer, events = say(alice_conversation, "позовите оператора", client=ScriptedModel(never_called).client())
+        answer, events = say(
+            alice_conversation, "позовите оператора", client=ScriptedModel(never_called).client()
+        )
     assert events[0].kind == "offer"
     assert "специалист" in answer.text
 
