@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounts.demo import DEMO_LOGINS, SUPPORT_LOGIN, seed_demo
+from accounts.demo import DEMO_LOGINS, SUPPORT_LOGIN, SUPPORT_NAME, seed_demo
 from disputes.roles import support_staff_ensure
 
 
@@ -17,6 +18,8 @@ class Command(BaseCommand):
             summary = seed_demo()
             username, password, _ = SUPPORT_LOGIN
             support_staff_ensure(username=username, password=password)
+            # Customers meet support staff by their first name ("Aigerim from support").
+            get_user_model().objects.filter(username=username, first_name="").update(first_name=SUPPORT_NAME)
         for line in summary:
             self.stdout.write(line)
         self.stdout.write(self.style.SUCCESS("Demo data is ready. Sign in with:"))
