@@ -68,6 +68,16 @@ CRITICAL_FUNCTIONS = {
     ),
     "tools/idempotency.py": ("idempotency_replay", "idempotency_store"),
     "tools/trace.py": ("trace_entry",),
+    # Who may take a conversation and write to its customer (support/, docs/support.md).
+    "support/services.py": (
+        "staff_check",
+        "handoff_request",
+        "handoff_get",
+        "handoff_take",
+        "staff_message",
+        "handoff_return",
+        "handoff_close",
+    ),
 }
 
 
