@@ -53,6 +53,17 @@ _ASKS = [
     re.compile(
         rf"(?<!\w){_PERSON_RU}{_WITHIN}(?:пожалуйста|нужен|нужна|позовите|дайте)(?!\w)", re.IGNORECASE
     ),
+    # Someone, anyone, support itself: "can I speak to someone?", «соедините с поддержкой».
+    re.compile(
+        r"\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:someone|somebody|anyone|anybody|support|"
+        r"customer\s+(?:service|support)|(?:a|the)\s+support)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?<!\w)(?:поговорить|связаться|свяжите|соедините|позовите|переключите)\s+(?:меня\s+)?(?:с\s+|на\s+)?"
+        r"(?:кем-(?:то|нибудь)|поддержк\w*|служб\w+\s+поддержки)",
+        re.IGNORECASE,
+    ),
 ]
 # A message that is hardly more than the word: "Operator!", "human please", «оператора».
 _ALONE = re.compile(
