@@ -3,7 +3,8 @@ second tab, a reconnect after a drop — catches up: it is sent, on its own, the
 so far (``bankbot/fragments.py``, ``turns_so_far``), and drops the group's copies of
 the fragments that held (each is numbered: bankbot/turn_progress.py). The rest of
 the turn comes through the group, once. So are the confirm cards that changed since
-the page was rendered (bankbot/card_push.py): a socket away then missed their push.
+the page was rendered (bankbot/card_push.py), and support staff's messages and the
+hand-over's notes since then (bankbot/person_push.py): a socket away then missed their push.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from channels.db import database_sync_to_async
 from bankbot import direct_dispatch, fragments, outage
 from bankbot.card_push import cards_changed_since, page_rendered_at
 from bankbot.models import Conversation
+from bankbot.person_push import people_since
 
 
 class TurnCatchUp(direct_dispatch.DirectDispatch):
@@ -42,6 +44,11 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
             )
             if cards:
                 await self.send(text_data=cards)
+            people = await database_sync_to_async(people_since)(
+                self.conversation, page_rendered_at(self.scope), self.language
+            )
+            if people:
+                await self.send(text_data=people)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         turn = message.get("turn")

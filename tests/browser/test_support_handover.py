@@ -82,6 +82,11 @@ def test_a_person_takes_over_live_and_hands_back(
     message = page.locator(".msg--staff").last
     expect(message).to_contain_text("Hello, I am looking at your card <b>now</b>.")
     expect(message).to_contain_text(says["name"])
+    # Reloaded, the page's socket is also sent what came since it was rendered: shown once.
+    page.reload()
+    expect(page.locator("#connection")).to_have_text(says["connected"])
+    expect(page.locator(".msg--staff")).to_have_count(1)
+    expect(page.locator(".person-note", has_text=says["joined"])).to_have_count(1)
 
     # Customer → staff: the model stays silent; staff's transcript shows it (polled).
     send(page, says["thanks"])

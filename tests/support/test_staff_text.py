@@ -80,3 +80,39 @@ async def test_a_message_on_the_customers_socket_while_held_goes_to_no_model(
     roles = await database_sync_to_async(lambda: list(Message.objects.values_list("role", flat=True)))()
     assert "assistant" not in roles and roles.count("customer") == 1
     await tab.disconnect()
+
+
+async def socket_rendered_at(alice, conversation, rendered: int):
+    """A socket of a page rendered at ``rendered`` (Unix seconds), as the page opens it."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.chat.helpers import ORIGIN, session_cookie
+
+    cookie = await database_sync_to_async(session_cookie)(alice.user)
+    headers = [(b"host", b"127.0.0.1"), (b"origin", ORIGIN.encode()), (b"cookie", cookie.encode())]
+    tab = WebsocketCommunicator(
+        application, f"/ws/chat/{conversation.public_id}/?lang=en&rendered={rendered}", headers=headers
+    )
+    connected, _ = await tab.connect(timeout=5)
+    assert connected
+    return tab
+
+
+async def test_a_socket_back_after_a_drop_is_sent_the_staff_messages_it_missed(
+    alice, alice_conversation, handoff, aigerim
+):
+    from django.utils import timezone
+
+    rendered = int(timezone.now().timestamp()) - 1  # the page, before the socket dropped
+    await database_sync_to_async(handoff_take)(staff=aigerim, pk=handoff.pk)
+    await database_sync_to_async(staff_message)(staff=aigerim, pk=handoff.pk, text="Sent while you were away")
+    tab = await socket_rendered_at(alice, alice_conversation, rendered)
+    missed = await tab.receive_from(timeout=5)
+    assert "Aigerim from support has joined" in missed and "Sent while you were away" in missed
+    assert "data-person" in missed  # app.js drops one the page shows already
+    await tab.disconnect()
+
+    later = await socket_rendered_at(alice, alice_conversation, int(timezone.now().timestamp()) + 1)
+    assert await later.receive_nothing(timeout=0.3)  # a page rendered since shows them itself
+    await later.disconnect()
