@@ -21,7 +21,12 @@ from django.utils import timezone
 from accounts.models import Account, Card, Customer, Transaction
 
 # The support user is made by disputes/roles.py (support_staff_ensure), with its group.
-SUPPORT_LOGIN = ("support", "support-demo-2026", "support staff (Django admin at /admin/)")
+SUPPORT_LOGIN = (
+    "support",
+    "support-demo-2026",
+    "support staff: Django admin at /admin/, conversations waiting for a person at /support/",
+)
+SUPPORT_NAME = "Aigerim"  # the support user's first name, which customers see
 # The trainee is made by lab/roles.py (trainee_ensure), with its group: the lab alone.
 TRAINEE_LOGIN = ("trainee", "trainee-demo-2026", "trainee (the Injection Lab at /lab/ only)")
 DEMO_LOGINS = [

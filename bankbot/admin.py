@@ -19,7 +19,7 @@ from tools.models import Proposal
 
 class MessageInline(admin.TabularInline):
     model = Message
-    readonly_fields = fields = ("created_at", "role", "text", "ui_action", "flagged")
+    readonly_fields = fields = ("created_at", "role", "author", "text", "ui_action", "flagged")
     extra = 0
     can_delete = False
 

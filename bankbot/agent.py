@@ -32,12 +32,15 @@ from openai.types.chat import (
 )
 
 from accounts.selectors import cards_for_customer
+from bankbot import handover, person_request
 from bankbot.card_push import push_cards
 from bankbot.chat import (
+    PERSON_OFFER,
     FailurePayload,
+    PersonOfferPayload,
     ToolCallsPayload,
     ToolResultPayload,
-    is_retry_note,
+    is_for_the_model,
     message_add,
     tool_calls_of,
     tool_result_of,
@@ -81,6 +84,8 @@ class TurnEvent:
         PROPOSAL = "proposal"  # a write's confirm card
         FINAL = "final"  # the stored answer
         ERROR = "error"  # the stored failure, retryable
+        OFFER = "offer"  # "Talk to a specialist", offered by code (bankbot/person_request.py)
+        HELD = "held"  # a person holds the conversation: no answer from the model (text: their name)
 
     kind: Kind
     text: str = ""
@@ -133,7 +138,75 @@ def run_turn(
     The chat passes no ``turn_config``, so customers always get the guarded harness
     built here from their session, and checked answers. ``stop``, once set (the
     worker is shutting down), ends the turn before its next model call with
-    ``TurnStopped``: what was stored stays, and the customer can retry."""
+    ``TurnStopped``: what was stored stays, and the customer can retry.
+
+    While a person from support holds the conversation (``bankbot/handover.py``) the
+    model is not called at all: the message is theirs to answer, and the turn ends
+    with a "held" event. A message that asks for a person is answered by code with
+    the offer of one; a lost card someone is using, or a second failure in a row, gets
+    the offer under the model's answer (``bankbot/person_request.py``)."""
+    holder = handover.holder_name(conversation)
+    if holder is not None:
+        on_event(TurnEvent(TurnEvent.Kind.HELD, text=holder, message=customer_message))
+        return customer_message
+    reason = None if customer_message.ui_action else person_request.reason_in(customer_message.text)
+    if reason == person_request.ASKED:
+        return _offer_person(conversation, reason, on_event)
+
+    def offering(event: TurnEvent) -> None:
+        """The offer goes just before the turn's last event, under its answer."""
+        if event.kind in (TurnEvent.Kind.FINAL, TurnEvent.Kind.ERROR):
+            why = reason
+            if event.kind == TurnEvent.Kind.ERROR and person_request.failed_twice(conversation):
+                why = person_request.FAILED_TWICE
+            if why is not None:
+                _offer_stored(conversation, why, on_event)
+        on_event(event)
+
+    return _run_turn(
+        user=user,
+        conversation=conversation,
+        customer_message=customer_message,
+        on_event=offering,
+        client=client,
+        turn_config=turn_config,
+        stop=stop,
+    )
+
+
+def _offer_stored(conversation: Conversation, reason: str, on_event: Callable[[TurnEvent], None]) -> Message:
+    note = message_add(
+        conversation=conversation,
+        role=Message.Role.SYSTEM,
+        payload=PersonOfferPayload(kind=PERSON_OFFER, reason=reason),
+    )
+    on_event(TurnEvent(TurnEvent.Kind.OFFER, text=reason, message=note))
+    return note
+
+
+def _offer_person(conversation: Conversation, reason: str, on_event: Callable[[TurnEvent], None]) -> Message:
+    """The customer asked for a person: code answers, with the button; no model call
+    (the model never decides a hand-over, and never answers it with what it can do)."""
+    message = message_add(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        text=_("I can put you through to a specialist from our support team."),
+    )
+    _offer_stored(conversation, reason, on_event)
+    on_event(TurnEvent(TurnEvent.Kind.FINAL, text=message.text, message=message))
+    return message
+
+
+def _run_turn(
+    *,
+    user: SessionUser,
+    conversation: Conversation,
+    customer_message: Message,
+    on_event: Callable[[TurnEvent], None],
+    client: openai.OpenAI | None,
+    turn_config: TurnConfig,
+    stop: StopSignal | None,
+) -> Message:
     config = settings.BANKBOT_MODEL_CONFIG
     mandate = turn_mandate(
         conversation,
@@ -340,7 +413,7 @@ def history_for_model(conversation: Conversation) -> list[ChatCompletionMessageP
             history.append(
                 {"role": "tool", "tool_call_id": result["tool_call_id"], "content": result["content"]}
             )
-        elif row.role == Message.Role.SYSTEM and not is_retry_note(row):
+        elif row.role == Message.Role.SYSTEM and is_for_the_model(row):
             history.append({"role": "system", "content": row.text})
     return history
 

@@ -7,7 +7,8 @@ gone is sent as failed, with Retry — on connecting, or later to a socket that 
 (it watches each turn it is sent the fragments of, until the turn ends or its lease
 lapses). So are the confirm cards that changed since
 the page was rendered (bankbot/card_push.py), and the cards support staff proposed since
-(bankbot/staff_proposals.py): a socket away then missed their push.
+(bankbot/staff_proposals.py), and support staff's messages and the hand-over's notes
+(bankbot/person_push.py): a socket away then missed their push.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.utils import translation
 from bankbot import direct_dispatch, fragments, outage, turn_progress
 from bankbot.card_push import cards_changed_since, page_rendered_at
 from bankbot.models import Conversation
+from bankbot.person_push import people_since
 from bankbot.staff_proposals import staff_cards_since
 from bankbot.turn_store import TurnState, turn_store
 
@@ -58,8 +60,9 @@ class TurnCatchUp(direct_dispatch.DirectDispatch):
             # Cards staff proposed meanwhile first, then every card's state now.
             staff = await database_sync_to_async(staff_cards_since)(self.conversation, since, self.language)
             cards = await database_sync_to_async(cards_changed_since)(self.conversation, since, self.language)
-            if staff or cards:
-                await self.send(text_data=staff + cards)
+            people = await database_sync_to_async(people_since)(self.conversation, since, self.language)
+            if staff or cards or people:
+                await self.send(text_data=staff + cards + people)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         turn = message.get("turn")

@@ -109,6 +109,31 @@ class RetryPayload(TypedDict):
     message: int
 
 
+PERSON_OFFER = "person_offer"  # PersonOfferPayload's kind
+PERSON_NOTE = "person_note"  # PersonNotePayload's kind
+
+
+class PersonOfferPayload(TypedDict):
+    """A system note: the chat offered "Talk to a specialist" (bankbot/person_request.py
+    says why). The model never reads it; the page shows the button."""
+
+    kind: str
+    reason: str
+
+
+class PersonNotePayload(TypedDict):
+    """A system note: the conversation's hand-over to a person moved (support/):
+    ``event`` is queued, taken, returned or closed; ``name`` the staff member's own
+    name (taken, returned, closed); ``position`` and ``opens`` what the customer was
+    told when they were queued. The model never reads it."""
+
+    kind: str
+    event: str
+    name: str
+    position: int
+    opens: str
+
+
 Payload = (
     ToolCallsPayload
     | ToolResultPayload
@@ -118,6 +143,8 @@ Payload = (
     | DisputeNewsPayload
     | StaffProposalPayload
     | RetryPayload
+    | PersonOfferPayload
+    | PersonNotePayload
 )
 
 
@@ -183,6 +210,45 @@ def staff_proposal_of(message: Message) -> StaffProposalPayload | None:
 def is_retry_note(message: Message) -> bool:
     payload = message.payload
     return message.role == Message.Role.SYSTEM and isinstance(payload, dict) and payload.get("kind") == RETRY
+
+
+def person_offer_of(message: Message) -> PersonOfferPayload | None:
+    """The offer of a person a system message carries, or None."""
+    payload = message.payload
+    if (
+        message.role != Message.Role.SYSTEM
+        or not isinstance(payload, dict)
+        or payload.get("kind") != PERSON_OFFER
+    ):
+        return None
+    return PersonOfferPayload(kind=PERSON_OFFER, reason=str(payload.get("reason", "")))
+
+
+def person_note_of(message: Message) -> PersonNotePayload | None:
+    """The hand-over news a system message carries, or None."""
+    payload = message.payload
+    if (
+        message.role != Message.Role.SYSTEM
+        or not isinstance(payload, dict)
+        or payload.get("kind") != PERSON_NOTE
+    ):
+        return None
+    position = payload.get("position")
+    return PersonNotePayload(
+        kind=PERSON_NOTE,
+        event=str(payload.get("event", "")),
+        name=str(payload.get("name", "")),
+        position=position if isinstance(position, int) else 0,
+        opens=str(payload.get("opens", "")),
+    )
+
+
+def is_for_the_model(message: Message) -> bool:
+    """Whether the model reads this message in its history: not a retry note, nor the
+    hand-over's offers and news, nor what a person from support wrote."""
+    if message.role == Message.Role.STAFF:
+        return False
+    return not (is_retry_note(message) or person_offer_of(message) or person_note_of(message))
 
 
 # --- conversations ------------------------------------------------------------------

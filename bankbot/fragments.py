@@ -14,10 +14,20 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from bankbot.agent import TurnEvent
-from bankbot.chat import ToolResultPayload, failure_of, staff_proposal_of, tool_calls_of, tool_result_of
+from bankbot.chat import (
+    ToolResultPayload,
+    failure_of,
+    person_note_of,
+    person_offer_of,
+    staff_proposal_of,
+    tool_calls_of,
+    tool_result_of,
+)
+from bankbot.handover import staff_display_name
 from bankbot.models import Conversation, Message
 from bankbot.news import news_of
 from bankbot.turn_store import TurnState, turn_store
@@ -95,6 +105,12 @@ def render_event(event: TurnEvent, *, turn: str, conversation: Conversation) -> 
         )
     elif event.kind == TurnEvent.Kind.ERROR:
         return render_failure(turn=turn, conversation=conversation, text=event.text)
+    elif event.kind == TurnEvent.Kind.OFFER:
+        extras = [{"kind": "offer", "reason": event.text}]
+    elif event.kind == TurnEvent.Kind.HELD:
+        return render_to_string(
+            f"{STREAM}#held", {"turn": {"id": turn}, "conversation": conversation, "holder": event.text}
+        )
     else:
         return ""
     return "".join(
@@ -202,7 +218,7 @@ def timeline(
     by_reference = {p.reference: p for p in conversation.proposals.select_related("proposed_by")}
     items: list[dict[str, Any]] = []
     turn: dict[str, Any] | None = None
-    for message in conversation.messages.all():
+    for message in conversation.messages.select_related("author"):
         if message.role == Message.Role.CUSTOMER:
             items.append({"kind": "customer", "message": message})
             turn = None
@@ -217,6 +233,19 @@ def timeline(
             if (proposal := by_reference.get(staff["proposal"])) is not None:
                 items.append({"kind": "staff_proposal", "message": message, "proposal": proposal})
             turn = None
+            continue
+        if message.role == Message.Role.STAFF:  # a person from support: between turns
+            items.append(_staff_item(message))
+            turn = None
+            continue
+        if (person := person_note_of(message)) is not None:
+            items.append({"kind": "person_note", "message": message, "note": person})
+            turn = None
+            continue
+        if (offer := person_offer_of(message)) is not None:  # under the answer it follows
+            last = items[-1] if items and items[-1]["kind"] == "turn" else None
+            if last is not None:
+                last["extras"].append({"kind": "offer", "reason": offer["reason"]})
             continue
         if message.role not in (Message.Role.ASSISTANT, Message.Role.TOOL):
             continue  # other system notes (confirmation results) are for the model
@@ -321,6 +350,27 @@ def _without_labels(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_labels(item) for item in value]
     return value
+
+
+def render_person(message: Message, conversation: Conversation) -> str:
+    """A staff member's message or the hand-over's news (``support/``), appended to the
+    page's messages in the page's language; the composer's notices are cleared."""
+    note = person_note_of(message)
+    item: dict[str, Any] = (
+        {"kind": "person_note", "message": message, "note": note}
+        if note is not None
+        else _staff_item(message)
+    )
+    return render_to_string(f"{STREAM}#person", {"item": item, "conversation": conversation})
+
+
+def _staff_item(message: Message) -> dict[str, Any]:
+    author = message.author
+    return {
+        "kind": "staff",
+        "message": message,
+        "name": staff_display_name(author) if author is not None else _("Support"),
+    }
 
 
 def for_socket(event: Mapping[str, Any], conversation: str, language: str) -> str:

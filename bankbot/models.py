@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.db import models
 
 from accounts.models import Customer
@@ -31,6 +32,9 @@ class Message(models.Model):
         ASSISTANT = "assistant", "Assistant"
         TOOL = "tool", "Tool"
         SYSTEM = "system", "System"
+        # A person from support, while they hold the conversation (support/): shown to
+        # the customer under their name, never read by the model.
+        STAFF = "staff", "Staff"
 
     conversation = models.ForeignKey(Conversation, on_delete=models.PROTECT, related_name="messages")
     role = models.CharField(max_length=10, choices=Role.choices)
@@ -44,6 +48,10 @@ class Message(models.Model):
     # The browser's id for a customer message, so a resent frame is stored once.
     client_message_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULLs are not unique)
     flagged = models.CharField(max_length=300, blank=True)
+    # For role=staff: the support staff member who wrote it.
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -93,7 +93,11 @@ def start_turn(
             return
         html = render_event(event, turn=turn, conversation=conversation)
         if html:
-            stream.fragment(html, last=event.kind in (agent.TurnEvent.Kind.FINAL, agent.TurnEvent.Kind.ERROR))
+            stream.fragment(
+                html,
+                last=event.kind
+                in (agent.TurnEvent.Kind.FINAL, agent.TurnEvent.Kind.ERROR, agent.TurnEvent.Kind.HELD),
+            )
 
     stop = StopSignal()
     slots = turn_slots()

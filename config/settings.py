@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "tools",
     "llm",
     "bankbot",
+    "support",
     "lab",
 ]
 
@@ -284,6 +285,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # --- BankBot --------------------------------------------------------------
 # How long a confirm card stays clickable.
 BANKBOT_PROPOSAL_TTL_SECONDS = env_int("BANKBOT_PROPOSAL_TTL_SECONDS", 600)
+# When support staff are in to take a conversation ("HH:MM-HH:MM", TIME_ZONE, every day).
+BANKBOT_SUPPORT_HOURS = env_str("BANKBOT_SUPPORT_HOURS", "09:00-18:00")
 # How long an idempotency record answers replays; DESIGN.md asks for >= 24 h.
 BANKBOT_IDEMPOTENCY_TTL_HOURS = max(24, env_int("BANKBOT_IDEMPOTENCY_TTL_HOURS", 24))
 # Disputes are accepted for transactions at most this many days old.

@@ -1,4 +1,4 @@
-"""Every HTTP route: the chat's pages and posts, sign-in, admin, the lab and /healthz."""
+"""Every HTTP route: the chat's pages and posts, sign-in, admin, the lab, support and /healthz."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -21,6 +21,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("lab/", include("lab.urls")),
+    path("support/", include("support.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -23,6 +23,11 @@ SUPPORT_PERMISSIONS = [
     ("tools", "view_toolcalltrace"),
     ("tools", "view_proposal"),
     ("tools", "view_confirmation"),
+    # The hand-over (support/): take a queued conversation and write to its customer;
+    # read the hand-overs' record.
+    ("support", "take_handoff"),
+    ("support", "view_handoff"),
+    ("support", "view_handoffevent"),
 ]
 
 

@@ -28,6 +28,13 @@ TEXTS: dict[str, dict[Language, str]] = {
         ),
     },
     "hello": {"en": "Hello! ", "ru": "Здравствуйте! "},
+    # Asked for a person: the chat offers "Talk to a specialist" by itself.
+    "person": {
+        "en": "A specialist from our support team can take over this conversation: press "
+        "\u201cTalk to a specialist\u201d.",
+        "ru": "Этот разговор может продолжить специалист нашей поддержки: нажмите "
+        "\u00abПоговорить со специалистом\u00bb.",
+    },
     "prepared": {
         "en": ("I've prepared this for you: {summary}. Please check it and press Confirm if it is right."),
         "ru": ("Я подготовил это для вас: {summary}. Проверьте и нажмите «Подтвердить», если всё верно."),

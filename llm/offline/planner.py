@@ -30,6 +30,7 @@ from .understanding import (
     LOSS_RE,
     CustomerRequest,
     Language,
+    asks_for_person,
     language_of,
     reason_choice,
     understand_all,
@@ -451,6 +452,8 @@ def _filters(request: CustomerRequest) -> list[Callable[[Row], bool]]:
 
 def _help_step(conversation: ChatRequest, request: CustomerRequest) -> Step:
     hello = say("hello", request.language) if request.greeting else ""
+    if asks_for_person(request.text):  # not the list of what it can do
+        return Step(text=hello + say("person", request.language))
     return Step(text=hello + say("help", request.language))
 
 
@@ -599,7 +602,7 @@ def _final_text(conversation: ChatRequest, request: CustomerRequest, step_text: 
         parts.append(step_text)
     parts += _outcomes(conversation, request)
     if not parts:
-        parts.append(say("help", request.language))
+        parts.append(say("person" if asks_for_person(request.text) else "help", request.language))
     # What third-party text told it to say goes in as said, phishing included.
     parts += planted.messages
     parts += [_image_link(conversation, url) for url in planted.image_urls]

@@ -40,6 +40,21 @@ Language = Literal["en", "ru"]
 
 DEFAULT_REASON = "Customer does not recognise this charge"
 
+# A request for a person ("can I talk to a human?", «позовите оператора»). The chat
+# answers it itself, before any model, with the offer of a specialist
+# (bankbot/person_request.py); this stand-in only keeps the lab and benchmarks, which
+# play turns through it, from answering one with the list of what it can do.
+PERSON_RE = re.compile(
+    r"\b(?:human|operator|real person|live (?:agent|person)|specialist|representative|someone real)\b"
+    r"|(?<!\w)(?:оператор\w*|живо\w+ человек\w*|специалист\w*|сотрудник\w* банка)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def asks_for_person(text: str) -> bool:
+    return bool(PERSON_RE.search(text))
+
+
 # --- amounts, cards, references -----------------------------------------------
 
 # A transaction reference: "T-10452". Customers also type a Cyrillic "Т" or

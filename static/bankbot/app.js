@@ -227,7 +227,17 @@
     var list = messages();
     stickToBottom = !list || nearBottom(list);
   });
+  // A person's message or the hand-over's note the page shows already (a socket back
+  // after a drop is sent those since the page was rendered): the first one stays.
+  function dropRepeatedPeople() {
+    var seen = {};
+    document.querySelectorAll("#messages [data-person]").forEach(function (item) {
+      if (seen[item.id]) item.remove();
+      else seen[item.id] = true;
+    });
+  }
   document.addEventListener("htmx:wsAfterMessage", function () {
+    dropRepeatedPeople();
     readReceipt();
     if (stickToBottom) scrollToEnd();
   });

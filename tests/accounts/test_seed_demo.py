@@ -69,6 +69,8 @@ def test_it_creates_alice_bob_and_support():
     assert support.is_superuser is False
     assert not Customer.objects.filter(user=support).exists()
     assert list(support.groups.values_list("name", flat=True)) == [SUPPORT_GROUP]
+    assert support.has_perm("support.take_handoff")  # takes conversations at /support/
+    assert support.first_name == "Aigerim"  # "Aigerim from support", to customers
     assert users.get(username="alice").is_staff is False
 
 

@@ -42,7 +42,7 @@ def msgids(po: Path) -> Iterator[str]:
 
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy"}
-SOURCES = ["accounts", "bankbot", "disputes", "tools", "errors.py"]
+SOURCES = ["accounts", "bankbot", "disputes", "tools", "support", "errors.py"]
 TEMPLATE_STRINGS = re.compile(
     r'{%\s*translate\s+"([^"]+)"|{%\s*blocktranslate\b[^%]*%}(.*?){%\s*(?:plural|endblocktranslate)', re.S
 )
@@ -66,6 +66,7 @@ def marked_strings() -> Iterator[str]:
     for template in [
         *(ROOT / "templates").glob("*.html"),
         *(ROOT / "templates" / "bankbot").rglob("*.html"),
+        *(ROOT / "templates" / "support").rglob("*.html"),
         *(ROOT / "templates" / "registration").rglob("*.html"),
     ]:
         for match in TEMPLATE_STRINGS.finditer(template.read_text(encoding="utf-8")):

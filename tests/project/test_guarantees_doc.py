@@ -18,7 +18,7 @@ REFERENCE = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 # anything else in backticks (SQL, HTML, a header) is not one.
 POINTER = re.compile(r"`([^`\n]+)`")
 NAME = re.compile(r"([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(.*\))?")
-CODE = ("errors.py", "accounts", "disputes", "tools", "bankbot", "config", "lab", "llm")
+CODE = ("errors.py", "accounts", "disputes", "tools", "bankbot", "support", "config", "lab", "llm")
 
 
 @dataclass

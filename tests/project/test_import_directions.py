@@ -16,17 +16,20 @@ ROOT = Path(settings.BASE_DIR)
 # Which project modules each package may not import (a prefix covers its submodules).
 # config may import anything; nothing imports config (only manage.py, bench/ and tests/).
 FORBIDDEN = {
-    "errors.py": ("accounts", "disputes", "tools", "bankbot", "lab", "llm", "config"),
-    "accounts": ("disputes", "tools", "bankbot", "lab", "llm", "config"),
-    "disputes": ("tools", "bankbot", "lab", "llm", "config"),
+    "errors.py": ("accounts", "disputes", "tools", "bankbot", "support", "lab", "llm", "config"),
+    "accounts": ("disputes", "tools", "bankbot", "support", "lab", "llm", "config"),
+    "disputes": ("tools", "bankbot", "support", "lab", "llm", "config"),
     # The harness never reaches the chat, a model or the lab: its proposals' and trace's
     # conversation is a foreign key named by its string ("bankbot.Conversation").
-    "tools": ("bankbot", "lab", "llm", "config"),
+    "tools": ("bankbot", "support", "lab", "llm", "config"),
     # The offline model reads a request with the bank's own words (tools, accounts);
     # the seam and the model stand below the chat and know nothing of disputes.
-    "llm": ("bankbot", "lab", "config", "disputes"),
-    # The chat reaches a model only through the seam, never the offline model behind it.
-    "bankbot": ("lab", "config", "llm.offline"),
+    "llm": ("bankbot", "support", "lab", "config", "disputes"),
+    # The chat reaches a model only through the seam, never the offline model behind it;
+    # it knows the people of support only through its own seam (bankbot/handover.py).
+    "bankbot": ("support", "lab", "config", "llm.offline"),
+    # Support staff take over a conversation from above the chat: never through a model.
+    "support": ("lab", "config", "llm"),
     "lab": ("config",),
     "config": (),
 }
@@ -101,6 +104,10 @@ def test_the_model_seam_and_the_offline_model_stand_below_the_chat():
 
 def test_the_chat_imports_neither_the_lab_nor_the_offline_model():
     assert violations("bankbot") == []
+
+
+def test_support_takes_over_from_above_the_chat_and_never_through_a_model():
+    assert violations("support") == []
 
 
 def test_the_lab_drives_the_chat_without_the_configuration():

@@ -22,7 +22,7 @@ from mypy.options import PER_MODULE_OPTIONS, Options
 ROOT = Path(settings.BASE_DIR)
 
 # The packages (or top-level modules) that must be strict, every module of them.
-STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools")
+STRICT_PACKAGES = ("errors", "accounts", "disputes", "llm", "tools", "support")
 
 # The chat's modules that face the harness: a turn, a click on a row, the views, the
 # confirm card and staff's proposals. The rest of bankbot (the socket, streaming, admin)
@@ -37,6 +37,8 @@ STRICT_CHAT_MODULES = (
     "bankbot.cards",
     "bankbot.staff_proposals",
     "bankbot.templatetags.bankbot_tags",
+    "bankbot.handover",
+    "bankbot.person_request",
 )
 
 # The services and selectors every caller goes through to read or change a customer's
@@ -69,6 +71,16 @@ CRITICAL_FUNCTIONS = {
     "tools/idempotency.py": ("idempotency_replay", "idempotency_store"),
     "tools/trace.py": ("trace_entry",),
     "bankbot/staff_proposals.py": ("propose_for_customer",),
+    # Who may take a conversation and write to its customer (support/, docs/support.md).
+    "support/services.py": (
+        "staff_check",
+        "handoff_request",
+        "handoff_get",
+        "handoff_take",
+        "staff_message",
+        "handoff_return",
+        "handoff_close",
+    ),
 }
 
 

@@ -7,10 +7,11 @@ It lives in the lab, the top app, because it makes every demo login: the custome
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounts.demo import DEMO_LOGINS, SUPPORT_LOGIN, TRAINEE_LOGIN, seed_demo
+from accounts.demo import DEMO_LOGINS, SUPPORT_LOGIN, SUPPORT_NAME, TRAINEE_LOGIN, seed_demo
 from disputes.roles import support_staff_ensure
 from lab.roles import trainee_ensure
 
@@ -26,6 +27,8 @@ class Command(BaseCommand):
             summary = seed_demo()
             username, password, _ = SUPPORT_LOGIN
             support_staff_ensure(username=username, password=password)
+            # Customers meet support staff by their first name ("Aigerim from support").
+            get_user_model().objects.filter(username=username, first_name="").update(first_name=SUPPORT_NAME)
             username, password, _ = TRAINEE_LOGIN
             trainee_ensure(username=username, password=password)
         for line in summary:
