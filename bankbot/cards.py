@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -19,6 +18,7 @@ from accounts.models import Customer
 from accounts.money import kzt_text
 from accounts.selectors import customer_transactions
 from accounts.text import reveal_hidden
+from bankbot.handover import staff_name
 from bankbot.models import Message
 from disputes.models import Dispute
 from disputes.reasons import REASON_LABELS
@@ -148,12 +148,6 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         ask_again=_asked(proposal) if state == "expired" and proposal.proposed_by_id is None else "",
         proposed_by=staff_name(proposal.proposed_by) if proposal.proposed_by is not None else "",
     )
-
-
-def staff_name(staff: User) -> str:
-    """A staff member as the customer reads their name: their short name (the first
-    name), else their login name."""
-    return staff.get_short_name() or staff.get_username()
 
 
 def _asked(proposal: Proposal) -> str:

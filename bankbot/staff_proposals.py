@@ -40,9 +40,9 @@ from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError
 
 from bankbot import outage
-from bankbot.cards import staff_name
 from bankbot.chat import STAFF_PROPOSAL, StaffProposalPayload, message_add, staff_proposal_of
 from bankbot.fragments import group_name
+from bankbot.handover import staff_name
 from bankbot.models import Conversation, Message
 from errors import DomainError, NotFound
 from tools.catalog import CATALOG, ReadTool, ToolArgs, WriteTool

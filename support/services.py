@@ -8,12 +8,17 @@ lives here, not in a view:
 - only the holder writes to the customer, hands back or closes, each checked under the
   hand-over's row lock in the transaction that writes;
 - a staff member sees only a hand-over that is queued or that they hold;
+- the holder may propose a write (block, unblock, dispute of a named row): the same
+  confirm card, labelled with their name, carried out only by the customer's click
+  (``bankbot/staff_proposals.py``); staff never execute one;
 - every step is an event on the hand-over's record and a note in the conversation,
   pushed live to the customer's open tabs (``bankbot/person_push.py``).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -28,9 +33,12 @@ from bankbot.handover import staff_display_name, staff_name
 from bankbot.models import Conversation, Message
 from bankbot.person_push import push_person
 from bankbot.person_request import REASONS
+from bankbot.staff_proposals import StaffProposalRefused, propose_for_customer
 from errors import Conflict, InvalidInput, NotFound, NotPermitted
 from support.hours import next_opening
 from support.models import Handoff, HandoffEvent
+from tools.json_types import JSONValue
+from tools.models import Proposal
 
 TAKE_PERMISSION = "support.take_handoff"
 MAX_STAFF_MESSAGE_CHARS = 2000
@@ -164,6 +172,33 @@ def staff_message(*, staff: StaffUser, pk: int, text: str) -> Message:
         HandoffEvent.objects.create(handoff=handoff, kind=HandoffEvent.Kind.MESSAGE, actor=user, text=text)
         push_person(message)
     return message
+
+
+def staff_propose(*, staff: StaffUser, pk: int, tool: str, arguments: Mapping[str, JSONValue]) -> Proposal:
+    """The holder proposes a write to the customer. Only the holder, checked under the
+    row lock; the proposal is the same confirm card, labelled as theirs and executed only
+    by the customer's click. A refusal (a foreign card, a row not named, a read tool…)
+    is kept on the trace by ``propose_for_customer`` and raised once this commits."""
+    user = staff_check(staff)
+    refused: StaffProposalRefused | None = None
+    with transaction.atomic():
+        handoff = _held_by(user, pk)
+        try:
+            proposal = propose_for_customer(
+                conversation=handoff.conversation, staff=user, tool=tool, arguments=arguments
+            )
+        except StaffProposalRefused as refusal:  # its savepoint is rolled back; its trace row stays
+            refused = refusal
+        else:
+            HandoffEvent.objects.create(
+                handoff=handoff,
+                kind=HandoffEvent.Kind.PROPOSED,
+                actor=user,
+                text=f"{tool} {json.dumps(dict(arguments), sort_keys=True)} ({proposal.reference})",
+            )
+    if refused is not None:
+        raise refused
+    return proposal
 
 
 def _end(staff: StaffUser, pk: int, state: str, kind: str) -> Handoff:

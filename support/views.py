@@ -1,6 +1,7 @@
 """The hand-over's pages. The customer's one post: "Talk to a specialist" in their own
 conversation (``ask``). Staff's: the queue, one conversation — its whole transcript, the
-customer's language, cards and recent disputes — and take, write, hand back, close.
+customer's language, cards and recent disputes — and take, write, propose an action
+(the customer's confirm card; only their click carries it out), hand back, close.
 
 Staff pages extend admin's look (``admin/base_site.html``) and update by HTMX polling
 of the transcript and the queue (every few seconds): each poll is an ordinary request,
@@ -18,7 +19,7 @@ from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
@@ -32,10 +33,12 @@ from bankbot.handover import staff_display_name
 from bankbot.htmx import HtmxHttpRequest
 from bankbot.models import Message
 from bankbot.views import customer_view
+from disputes.reasons import REASON_LABELS
 from disputes.selectors import disputes_for_customer
 from errors import DomainError, InvalidInput, NotFound, NotPermitted
 from support import services
 from support.models import Handoff, HandoffEvent
+from tools.json_types import JSONValue
 
 _P = ParamSpec("_P")
 
@@ -150,6 +153,7 @@ def _conversation_context(staff: User, handoff: Handoff, error: str = "") -> dic
         "poll_seconds": POLL_SECONDS,
         "error": error,
         "language_name": dict(settings.LANGUAGES).get(handoff.language, handoff.language),
+        "dispute_reasons": list(REASON_LABELS.items()),
     }
 
 
@@ -211,6 +215,29 @@ def say(request: HtmxHttpRequest, staff: User, pk: int) -> HttpResponse:
     _handoff_or_404(staff, pk)
     text = request.POST.get("text", "")
     return _act(request, staff, pk, lambda: services.staff_message(staff=staff, pk=pk, text=text))
+
+
+@require_POST
+@support_view
+def propose(request: HtmxHttpRequest, staff: User, pk: int) -> HttpResponse:
+    """The holder's proposal form: which write, and its target. The arguments go to the
+    tool's own checks unchanged (bankbot/staff_proposals.py); this only picks the fields."""
+    _handoff_or_404(staff, pk)
+    tool = request.POST.get("tool", "")
+    arguments = _proposal_arguments(tool, request.POST)
+    return _act(
+        request, staff, pk, lambda: services.staff_propose(staff=staff, pk=pk, tool=tool, arguments=arguments)
+    )
+
+
+def _proposal_arguments(tool: str, form: QueryDict) -> dict[str, JSONValue]:
+    if tool == "raise_dispute":
+        return {
+            "transaction": form.get("transaction", "").strip().upper(),
+            "amount": form.get("amount", "").strip().replace(" ", "").replace(",", "."),
+            "reason": form.get("reason", ""),
+        }
+    return {"card": form.get("card", "")}
 
 
 @require_POST

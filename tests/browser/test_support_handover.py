@@ -1,12 +1,14 @@
 """A customer and a support staff member in two Chromium contexts, in English and in
 Russian: the customer asks for a person → staff take the conversation → messages both
-ways, live → staff hand it back → the assistant answers again."""
+ways, live → staff propose a block, the customer confirms it → staff hand it back → the
+assistant answers again."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from accounts.models import Card
 from tests.browser.helpers import PASSWORD, LiveServer, send, sign_in
 from tests.support.helpers import make_support_staff
 
@@ -25,6 +27,9 @@ SAYS = {
         "sent": "Sent to Aigerim from support.",
         "back": "Aigerim from support handed the conversation back to the assistant.",
         "cards": "show my cards",
+        "label": "Proposed by Aigerim from support",
+        "confirm": "Confirm",
+        "blocked": "Card Visa •••• 4242 is blocked.",
     },
     "ru": {
         "connected": "На связи",
@@ -38,6 +43,9 @@ SAYS = {
         "sent": "Отправлено: Aigerim из поддержки.",
         "back": "Специалист Aigerim из поддержки вернул(а) разговор ассистенту.",
         "cards": "покажи мои карты",
+        "label": "Предлагает Aigerim из поддержки",
+        "confirm": "Подтвердить",
+        "blocked": "Карта Visa •••• 4242 заблокирована.",
     },
 }
 
@@ -92,6 +100,18 @@ def test_a_person_takes_over_live_and_hands_back(
     send(page, says["thanks"])
     expect(page.get_by_text(says["sent"])).to_be_visible()
     expect(staff.locator("#transcript")).to_contain_text(says["thanks"])
+
+    # Staff propose a block: the customer's confirm card, labelled, live; only her click
+    # carries it out.
+    staff.locator("#propose-tool").select_option("block_card")
+    staff.locator("#propose-card").select_option("4242")
+    staff.get_by_role("button", name="Propose to the customer").click()
+    card = page.locator(".msg--staff-proposal .proposal").last
+    expect(card.locator(".proposal__by")).to_have_text(says["label"])
+    assert Card.objects.get(last4="4242").status == Card.Status.ACTIVE  # proposed, not done
+    card.get_by_role("button", name=says["confirm"]).click()
+    expect(card.locator(".proposal__result")).to_contain_text(says["blocked"])
+    assert Card.objects.get(last4="4242").status == Card.Status.BLOCKED
 
     # Handed back: the assistant answers again.
     staff.get_by_role("button", name="Hand back to the assistant").click()

@@ -25,7 +25,7 @@ def propose(conversation, staff, card="4242", *, name="Aigerim"):
 
 @pytest.mark.parametrize(
     ("lang", "label"),
-    [("en", "Proposed by Aigerim from support"), ("ru", "Предлагает Aigerim из службы поддержки")],
+    [("en", "Proposed by Aigerim from support"), ("ru", "Предлагает Aigerim из поддержки")],
 )
 async def test_the_card_is_pushed_to_every_open_view_of_the_conversation(
     connect, alice, bob, alice_conversation, bob_conversation, staff, lang, label
@@ -83,7 +83,7 @@ async def test_a_socket_back_after_a_drop_is_sent_the_card_it_missed_once(
     removed = f'<div id="staff-proposal-{proposal.public_id}" hx-swap-oob="delete"></div>'
     assert caught_up.index(removed) < caught_up.index('hx-swap-oob="beforeend:#messages"')
     assert f'id="proposal-{proposal.public_id}"' in caught_up
-    assert "Предлагает Aigerim из службы поддержки" in caught_up
+    assert "Предлагает Aigerim из поддержки" in caught_up
     assert await back.receive_nothing(timeout=0.2)
     await back.disconnect()
     first, _ = await connect(alice_conversation, user=alice.user)  # a page rendered after it

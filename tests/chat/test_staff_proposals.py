@@ -233,7 +233,7 @@ def test_a_refusal_is_in_the_staff_members_language_and_on_the_record(alice_conv
     ("lang", "name", "label"),
     [
         ("en", "Aigerim", "Proposed by Aigerim from support"),
-        ("ru", "Айгерим", "Предлагает Айгерим из службы поддержки"),
+        ("ru", "Айгерим", "Предлагает Айгерим из поддержки"),
     ],
 )
 def test_the_card_is_labelled_with_who_proposed_it_in_the_pages_language(
