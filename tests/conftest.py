@@ -184,3 +184,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         "needs Redis: set REDIS_URL (bin/services start runs one)",
         "BANKBOT_REQUIRE_REDIS",
     )
+
+
+@pytest.fixture
+def trainee(db: None) -> object:
+    """A trainee: the Trainee group, not staff, no customer record — the lab alone."""
+    from lab.roles import trainee_group_ensure
+
+    user = get_user_model().objects.create_user(username="trainee", password="trainee-pw-123")
+    user.groups.add(trainee_group_ensure())
+    return user

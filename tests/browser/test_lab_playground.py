@@ -57,7 +57,7 @@ def trainee_page(browser: Browser, server: LiveServer, language: str, **context:
     browser_context = browser.new_context(accept_downloads=True, **context)  # type: ignore[arg-type]
     browser_context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
     page = browser_context.new_page()
-    sign_in(page, server, "support", "support-pw-123")
+    sign_in(page, server, "trainee", "trainee-pw-123")
     return page
 
 
@@ -78,7 +78,9 @@ def side_by_side(page: Page, words: dict[str, str]):
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-def test_a_trainee_writes_runs_and_saves_an_attack(browser: Browser, server, staff, language, tmp_path: Path):
+def test_a_trainee_writes_runs_and_saves_an_attack(
+    browser: Browser, server, trainee, language, tmp_path: Path
+):
     words = WORDS[language]
     page = trainee_page(browser, server, language)
     page.goto(server("/lab/"))
@@ -121,7 +123,7 @@ def test_a_trainee_writes_runs_and_saves_an_attack(browser: Browser, server, sta
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-def test_the_playground_at_phone_width(browser: Browser, server, staff, language):
+def test_the_playground_at_phone_width(browser: Browser, server, trainee, language):
     words = WORDS[language]
     page = trainee_page(browser, server, language, viewport=PHONE)
     page.goto(server("/lab/playground/"))
