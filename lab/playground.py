@@ -39,6 +39,7 @@ from lab.report import run_view
 from lab.runner import HARNESSES, run_scenario
 from lab.schema import TECHNIQUES, Scenario
 from lab.templating import Renderer, template_problems
+from lab.words import TECHNIQUE_WORDS
 
 REQUEST_MAX = 1000
 # C0 and C1 controls but tab and line breaks: nothing shows them (reveal_hidden marks the
@@ -88,7 +89,7 @@ class PlaygroundForm(forms.Form):
     )
     technique = forms.ChoiceField(
         label=_("The technique (kept in the saved file)"),
-        choices=[(t, t) for t in TECHNIQUES],
+        choices=[(t, TECHNIQUE_WORDS.get(t, t)) for t in TECHNIQUES],  # in words, lazily translated
         initial="ignore_previous",
     )
 
