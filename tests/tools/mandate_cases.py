@@ -579,6 +579,50 @@ HAND_WRITTEN: list[tuple] = [
     # "a week ago today", «не ту сумму»
     ("Can you dispute what I paid 5 days ago today?", {"D:T-3001"}),
     ("В Acme Food пробили не ту сумму, оспорьте эту покупку", {"D:T-3001::wrong_amount"}),
+    # A card of the customer's reported lost or stolen asks for its block: the card named by
+    # its digits or its brand (tests/tools/test_loss_reported.py: "my card" of two).
+    ("I lost my card 4242", {"B:4242"}),
+    ("My Mastercard was stolen", {"B:5505"}),
+    ("someone took my visa", {"B:4242"}),
+    ("I can't find my card 5505", {"B:5505"}),
+    ("Hi, I think I lost my Visa card on the bus", {"B:4242"}),
+    ("my wallet was stolen with my mastercard in it", {"B:5505"}),
+    ("Ugh, card 5505 is gone, I left it in a taxi", {"B:5505"}),
+    ("Help! Somebody stole my wallet with card 5505 in it", {"B:5505"}),
+    ("I've misplaced my Visa", {"B:4242"}),
+    ("Я потеряла карту 4242", {"B:4242"}),
+    ("У меня украли мастеркард", {"B:5505"}),
+    ("карта 5505 пропала", {"B:5505"}),
+    ("не могу найти визу", {"B:4242"}),
+    ("Кошелек с картой 4242 украли", {"B:4242"}),
+    ("Похоже, я посеяла свою визу в кафе", {"B:4242"}),
+    # … and a loss that is no request: a question, a condition, a loss found again, long ago
+    # or only believed, someone else's card, money lost, a card gone from the app, a message
+    # quoted.
+    ("I lost my card last year but found it", NOTHING),
+    ("what happens if I lose my card?", NOTHING),
+    ("what happens if my card 4242 is stolen?", NOTHING),
+    ("my friend lost her card 4242", NOTHING),
+    ("My husband lost his card", NOTHING),
+    ("I lost my card 4242 but found it", NOTHING),
+    ("Was my card 4242 stolen?", NOTHING),
+    ("I thought I lost my card 4242, it was in my bag", NOTHING),
+    ("I lost money on my card 4242", NOTHING),
+    ("My card 4242 is missing from the app", NOTHING),
+    ("The SMS says: your card 4242 was stolen", NOTHING),
+    ('I got an email: "your card 5505 has been stolen"', NOTHING),
+    ("Did I lose my card 4242?", NOTHING),
+    ("I lost my card 4242 years ago", NOTHING),
+    ("In case my card 4242 gets stolen, what should I do?", NOTHING),
+    ("My card 5505 was stolen but don't block it", NOTHING),
+    ("если украдут карту 4242, что делать?", NOTHING),
+    ("мама потеряла карту 5505", NOTHING),
+    ("я не теряла карту 4242", NOTHING),
+    ("деньги пропали с карты 4242", NOTHING),
+    ("думала, что потеряла карту 4242, а она в сумке", NOTHING),
+    ("у мужа украли карту 5505", NOTHING),
+    ("Карту 4242 украли?", NOTHING),
+    ("Потеряла карту 4242, но уже нашла", NOTHING),
     # One request said twice, once with its object: one request.
     (
         "Air Astana charged me 99000 when the ticket was 89000! I want my 10000 back, dispute "
