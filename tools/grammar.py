@@ -2148,6 +2148,11 @@ _EN_LOSER = {
     "apparently",
     "also",
     "again",
+    "today",
+    "yesterday",
+    "tonight",
+    "earlier",
+    "recently",
 }
 # Who took it: someone unknown ("someone", "a pickpocket", "they"), never a person named.
 _EN_THIEF = {
@@ -2385,6 +2390,13 @@ _LONG_AGO = re.compile(
     r"в прошлом году|(?:год|года|лет) назад|когда-то|однажды|давно|думал\w*|казалось|показалось)\b",
     re.IGNORECASE,
 )
+# A message that says the card was found again, or replaced already: its loss asks for
+# nothing now ("… it's been found", "I already have a new one", «перевыпустили»).
+_SINCE_SETTLED = re.compile(
+    r"\b(?:found|turned up|showed up|new card|new one|replacement|replaced|reissued|"
+    r"нашл\w*|нашел\w*|отыскал\w*|перевыпус\w*|нов(?:ую|ая) карт\w*)\b",
+    re.IGNORECASE,
+)
 # What a card's loss is not: a card gone from the app or a list is a fault, not a loss.
 _NOT_A_LOSS = re.compile(
     r"\b(?:app|application|website|site|list|screen|приложени\w*|сайт\w*|списк\w*|экран\w*)\b", re.IGNORECASE
@@ -2441,7 +2453,7 @@ def _with_loss_reported(text: str, reading: Reading, today: date) -> Reading:
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
     named = reading.mentioned | reading.offered | {r.operation for r in reading.requests}
     states = {op for word, op in _EN_PARTICIPLES.items() if re.search(rf"\b{re.escape(word)}\b", text, re.I)}
-    if any(target_kind(op) == CARD_KIND for op in named | states):
+    if any(target_kind(op) == CARD_KIND for op in named | states) or _SINCE_SETTLED.search(text):
         return reading  # a card's request (or its state) is said: the loss is its story
     said, reported = _reports_said(text, today)
     if not reported:
@@ -2450,6 +2462,13 @@ def _with_loss_reported(text: str, reading: Reading, today: date) -> Reading:
     if again.unsure or not reported <= {r.operation for r in again.requests}:
         return reading
     return again
+
+
+def losses_reported(text: str, today: date) -> frozenset[str]:
+    """The operations a message's reports of a lost card ask for, whatever else it says
+    ("I lost my card, block it" too): what its answer may say comes next (the offline
+    model's sentence on what blocking does). Grants nothing: ``read_request`` decides."""
+    return frozenset(_reports_said(normalised(text or "").replace("ё", "е").replace("Ё", "Е"), today)[1])
 
 
 def _reports_said(text: str, today: date) -> tuple[str, set[str]]:

@@ -18,6 +18,7 @@ from urllib.parse import quote
 from rapidfuzz import fuzz
 
 from llm.config import Personality
+from tools.grammar import losses_reported
 from tools.json_types import JSONValue
 
 from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
@@ -655,7 +656,10 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
             elif language_of(summary) != request.language:
                 summary = _action_said(exchange, request.language) or summary
             texts.append(say("prepared", request.language, summary=summary))
-            if exchange.name == "block_card" and LOSS_RE.search(request.text):
+            if exchange.name == "block_card" and (
+                LOSS_RE.search(request.text)
+                or exchange.name in losses_reported(request.text, conversation.today)
+            ):
                 # A lost or stolen card: what blocking does, and what comes next.
                 texts.append(say("lost_card_next", request.language))
         elif exchange.status == "error":

@@ -596,6 +596,7 @@ HAND_WRITTEN: list[tuple] = [
     ("не могу найти визу", {"B:4242"}),
     ("Кошелек с картой 4242 украли", {"B:4242"}),
     ("Похоже, я посеяла свою визу в кафе", {"B:4242"}),
+    ("Yesterday I lost my visa", {"B:4242"}),
     # … and a loss that is no request: a question, a condition, a loss found again, long ago
     # or only believed, someone else's card, money lost, a card gone from the app, a message
     # quoted.
@@ -623,6 +624,9 @@ HAND_WRITTEN: list[tuple] = [
     ("у мужа украли карту 5505", NOTHING),
     ("Карту 4242 украли?", NOTHING),
     ("Потеряла карту 4242, но уже нашла", NOTHING),
+    ("My card 5505 was stolen last week and I already got a new one", NOTHING),
+    ("I lost my card 4242, it's been found", NOTHING),
+    ("Карту 5505 украли, мне её уже перевыпустили", NOTHING),
     # One request said twice, once with its object: one request.
     (
         "Air Astana charged me 99000 when the ticket was 89000! I want my 10000 back, dispute "
