@@ -2393,8 +2393,10 @@ _LONG_AGO = re.compile(
 # A message that says the card was found again, or replaced already: its loss asks for
 # nothing now ("… it's been found", "I already have a new one", «перевыпустили»).
 _SINCE_SETTLED = re.compile(
-    r"\b(?:found|turned up|showed up|new card|new one|replacement|replaced|reissued|"
-    r"нашл\w*|нашел\w*|отыскал\w*|перевыпус\w*|нов(?:ую|ая) карт\w*)\b",
+    r"\b(?:found|turned up|showed up|replaced|reissued|нашл\w*|нашел\w*|отыскал\w*|"
+    r"перевыпустил\w*|перевыпущен\w*)\b"
+    r"|\b(?:got|have|has|received|already)\b(?:\s+\w+){0,3}?\s+(?:new card|new one|replacement)\b"
+    r"|\b(?:уже|получил\w*)\b(?:\s+\w+){0,3}?\s+нов\w+ карт\w*",
     re.IGNORECASE,
 )
 # What a card's loss is not: a card gone from the app or a list is a fault, not a loss.
@@ -2473,7 +2475,7 @@ def losses_reported(text: str, today: date) -> frozenset[str]:
 
 def _reports_said(text: str, today: date) -> tuple[str, set[str]]:
     """The message with each clause that reports a card lost said as the request it asks
-    for, in the clause's language — its verb and the card as the sentence names it ("block
+    for, in the clause's language — its verb and the card as the clause names it ("block
     card 4242 visa"); and the operations so asked for."""
     reported: set[str] = set()
     parts: list[str] = []
@@ -2491,8 +2493,9 @@ def _reports_said(text: str, today: date) -> tuple[str, set[str]]:
             # Its words only: the punctuation around them still ends the sentence.
             start, end = found + spoken[0].start(), found + spoken[-1].end()
             english, russian = LEXICON.plain[operation]
-            own = _target(clause, CARD_KIND, today)
-            named = own if own.cards or own.descriptors else _target(sentence, CARD_KIND, today)
+            # The card as the clause names it; a card named in another clause of the story
+            # counts as the story's always does (its digits: ``_digits_only``).
+            named = _target(clause, CARD_KIND, today)
             cyrillic = sum(_is_cyrillic(w) for w in _words(clause)) * 2 > len(_words(clause))
             card = "карту" if cyrillic else "card"
             request = " ".join(
