@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from rapidfuzz import fuzz
 
+from accounts.text import reveal_hidden
 from llm.config import Personality
 from tools.grammar import losses_reported
 from tools.json_types import JSONValue
@@ -700,7 +701,8 @@ def _headline(conversation: ChatRequest, exchange: Exchange, language: Language)
     if key not in TEXTS or not reference:
         return ""
     row = next((r for r in _seen(conversation).rows if r.get("reference") == reference), None)
-    merchant = external_value(row.get("merchant")) if row else ""
+    # The merchant's name as the card shows it: its hidden characters as markers.
+    merchant = reveal_hidden(external_value(row.get("merchant"))) if row else ""
     day = short_day(str(row.get("posted_at", "")), language) if row else ""
     amount = str(exchange.arguments.get("amount") or "")
     if not (merchant and day and amount):
