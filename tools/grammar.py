@@ -2153,6 +2153,14 @@ _EN_LOSER = {
     "tonight",
     "earlier",
     "recently",
+    "seem",
+    "seems",
+    "to",
+    "afraid",
+    "i'm",
+    "guess",
+    "pretty",
+    "sure",
 }
 # Who took it: someone unknown ("someone", "a pickpocket", "they"), never a person named.
 _EN_THIEF = {
@@ -2183,6 +2191,27 @@ _EN_THIEF = {
     "just",
     "somehow",
     "probably",
+}
+# Of those, the ones that are the taker ("I think *someone* stole it", never "I stole").
+_EN_AGENTS = _EN_THIEF - {"a", "an", "the", "has", "have", "had", "just", "somehow", "probably", "some"}
+# What is lost when the card's noun comes first: "my card PIN" is the PIN, not the card.
+_EN_CARD_PARTS = {
+    "pin",
+    "password",
+    "code",
+    "details",
+    "number",
+    "receipt",
+    "statement",
+    "cover",
+    "case",
+    "sleeve",
+    "reader",
+    "limit",
+    "info",
+    "information",
+    "data",
+    "holder",
 }
 # Between the card and its state: "was", "has been", "got", "went" (missing), "is now".
 _EN_STATE_AUX = {
@@ -2384,10 +2413,11 @@ _EN_OWN_POSSESSIVES = {
     "phone's",
     "visa's",
 }
-# A loss long ago, or one believed and not so: the story, not a request.
+# A loss long ago, nearly or only believed (or dreamt): the story, not a request.
 _LONG_AGO = re.compile(
-    r"\b(?:last year|years? ago|a while ago|once|used to|thought|believed|"
-    r"в прошлом году|(?:год|года|лет) назад|когда-то|однажды|давно|думал\w*|казалось|показалось)\b",
+    r"\b(?:last year|years? ago|a while ago|once|used to|thought|believed|almost|nearly|dream\w*|"
+    r"in (?:19|20)\d\d|в прошлом году|(?:год|года|лет) назад|когда-то|однажды|давно|думал\w*|казалось|"
+    r"показалось|почти|едва|во сне|снилось|приснилось|в (?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 # A message that says the card was found again, or replaced already: its loss asks for
@@ -2548,7 +2578,12 @@ def _en_loss(words: list[str], losses: LossWords, holder_fits: bool) -> bool:
             return _en_card(after, holder_fits, own=False)
         if word in losses.en_unfound and index and words[index - 1] in _EN_CANT:
             return all(w in _EN_LOSER for w in before[:-1]) and _en_card(after, holder_fits, own=False)
-        if word in losses.en_taken and before and all(w in _EN_THIEF for w in before):
+        if (
+            word in losses.en_taken
+            and any(w in _EN_AGENTS for w in before)
+            and all(w in _EN_THIEF or w in _EN_LOSER for w in before)
+        ):
+            # "someone took my card", "I think a pickpocket stole my wallet with my Visa"
             return _en_card(after, holder_fits, own=True)
         if word in losses.en_state:
             return _en_state(before, holder_fits)
@@ -2591,6 +2626,8 @@ def _en_card(words: list[str], holder_fits: bool, *, own: bool, whole: bool = Fa
         ):
             if word not in _EN_CARD_NOUNS and following in _EN_CARD_NOUNS:
                 continue  # "my debit card": the noun is the card
+            if following in _EN_CARD_PARTS:
+                return False  # "my card PIN"
             rest = words[position + 1 :]
             return not whole or all(
                 re.fullmatch(r"\d{4}", w) or w in {"ending", "in", "with", "number", "no"} for w in rest

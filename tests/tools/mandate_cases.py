@@ -597,6 +597,8 @@ HAND_WRITTEN: list[tuple] = [
     ("Кошелек с картой 4242 украли", {"B:4242"}),
     ("Похоже, я посеяла свою визу в кафе", {"B:4242"}),
     ("Yesterday I lost my visa", {"B:4242"}),
+    ("I think someone stole my card 5505", {"B:5505"}),
+    ("I'm afraid I lost my visa", {"B:4242"}),
     # … and a loss that is no request: a question, a condition, a loss found again, long ago
     # or only believed, someone else's card, money lost, a card gone from the app, a message
     # quoted.
@@ -627,6 +629,10 @@ HAND_WRITTEN: list[tuple] = [
     ("My card 5505 was stolen last week and I already got a new one", NOTHING),
     ("I lost my card 4242, it's been found", NOTHING),
     ("Карту 5505 украли, мне её уже перевыпустили", NOTHING),
+    ("I lost my card PIN", NOTHING),
+    ("I almost lost my card 4242 today", NOTHING),
+    ("я почти потеряла карту 4242", NOTHING),
+    ("my card 5505 was stolen in 2019", NOTHING),
     # One request said twice, once with its object: one request.
     (
         "Air Astana charged me 99000 when the ticket was 89000! I want my 10000 back, dispute "
