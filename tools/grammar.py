@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 from accounts.categories import categories_named, categories_of_word
 from accounts.money import DateMention, amounts_in, dates_in, normalised, weeks_in
 from disputes.reasons import DISPUTE_REASONS
-from tools.lexicon import LEXICON
+from tools.lexicon import LEXICON, LossWords
 
 T = TypeVar("T")
 
@@ -721,7 +721,13 @@ _STEPS = re.compile(
 
 
 def read_request(text: str, *, today: date) -> Reading:
-    """The requests in one message the customer wrote."""
+    """The requests in one message the customer wrote: asked for in words, or — for a
+    message that asks for nothing on a card — a card of theirs reported lost or stolen,
+    which asks for what its words file's ``lost`` says (``_with_loss_reported``)."""
+    return _with_loss_reported(text, _read(text, today=today), today)
+
+
+def _read(text: str, *, today: date) -> Reading:
     text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
     text = plain_words(text)
     text = _STEPS.sub("", text)
@@ -733,18 +739,7 @@ def read_request(text: str, *, today: date) -> Reading:
     text = _QUOTED.sub(lambda m: " " if _operations_named(m.group(0)) else m.group(0)[1:-1], text)
     if not text.strip():
         return Reading()
-    # An emoji ends a sentence as a full stop does: "kept the 86k 🙄 dispute it".
-    # (Not after an abbreviation: «5 тыс. из покупки», "approx. 5k".)
-    sentences = [
-        s
-        for s in re.split(
-            r"(?<!\bтыс\.)(?<!\bтг\.)(?<!\bруб\.)(?<!\bмлн\.)"
-            r"(?<!\bapprox\.)(?<=[.!?])\s+|\n+"
-            r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*",
-            text,
-        )
-        if s.strip()
-    ]
+    sentences = _sentences(text)
     mentioned = frozenset(op for s in sentences for op in _operations_named(s))
     doubts = list(_DOUBT.finditer(_PRICE_STORY.sub(" ", text)))
     withdrawn = (
@@ -937,6 +932,19 @@ def read_request(text: str, *, today: date) -> Reading:
         mentioned=mentioned,
         offered=_offered(text, {r.operation for r in requests}, mentioned, sentences),
     )
+
+
+def _sentences(text: str) -> list[str]:
+    """A message's sentences. An emoji ends a sentence as a full stop does: "kept the 86k
+    🙄 dispute it". (Not after an abbreviation: «5 тыс. из покупки», "approx. 5k".)"""
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+_SENTENCE_END = re.compile(
+    r"(?<!\bтыс\.)(?<!\bтг\.)(?<!\bруб\.)(?<!\bмлн\.)"
+    r"(?<!\bapprox\.)(?<=[.!?])\s+|\n+"
+    r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*"
+)
 
 
 _PART_DOUBT = re.compile(r"part of|portion|partly|partially|some of|част\w*", re.IGNORECASE)
@@ -2105,3 +2113,565 @@ def _reason(text: str, operation: str) -> str | None:
 
 
 _REASON_PRIORITY = LEXICON.reason_priority
+
+
+# --- a loss reported: the customer's own card lost or stolen asks for it ------------------
+# "I lost my card 4242", "my Visa was stolen", "someone took my card", "I can't find my card",
+# «у меня украли карту», «карта пропала», «не могу найти кредитку»: a customer who reports
+# their card lost has asked for what its words file's ``lost`` says. Only where the message
+# asks for nothing on a card already (then the loss is the story of that request), and only
+# a report said plainly: the clause that reports it is read again as that request ("block
+# card 4242"), so every rule of the message — a doubt, a question, a refusal, "found it" —
+# applies to it as to words the customer wrote. Who lost what is read here: the customer's
+# own card (or the wallet or phone holding one), never someone else's, a loss long ago or
+# one believed and not so ("I thought I'd lost it").
+_LOSSES = LEXICON.lost
+# Before the report: a greeting, an interjection, a filler ("oh no", "help", "ugh").
+_EN_LEAD = _INTERJECTIONS | _EN_SOFTENERS | {"help", "damn", "dammit", "crap", "shit", "god", "argh", "guess"}
+# Who lost it, and how it is said: "I", "I've just", "I think I", "we somehow".
+_EN_LOSER = {
+    "i",
+    "we",
+    "i've",
+    "we've",
+    "i'd",
+    "have",
+    "had",
+    "just",
+    "accidentally",
+    "somehow",
+    "already",
+    "think",
+    "totally",
+    "completely",
+    "literally",
+    "apparently",
+    "also",
+    "again",
+    "today",
+    "yesterday",
+    "tonight",
+    "earlier",
+    "recently",
+    "seem",
+    "seems",
+    "to",
+    "afraid",
+    "i'm",
+    "guess",
+    "pretty",
+    "sure",
+}
+# Who took it: someone unknown ("someone", "a pickpocket", "they"), never a person named.
+_EN_THIEF = {
+    "someone",
+    "somebody",
+    "some",
+    "guy",
+    "man",
+    "woman",
+    "person",
+    "people",
+    "thief",
+    "thieves",
+    "pickpocket",
+    "pickpockets",
+    "robber",
+    "robbers",
+    "stranger",
+    "kid",
+    "kids",
+    "they",
+    "a",
+    "an",
+    "the",
+    "has",
+    "have",
+    "had",
+    "just",
+    "somehow",
+    "probably",
+}
+# Of those, the ones that are the taker ("I think *someone* stole it", never "I stole").
+_EN_AGENTS = _EN_THIEF - {"a", "an", "the", "has", "have", "had", "just", "somehow", "probably", "some"}
+# What is lost when the card's noun comes first: "my card PIN" is the PIN, not the card.
+_EN_CARD_PARTS = {
+    "pin",
+    "password",
+    "code",
+    "details",
+    "number",
+    "receipt",
+    "statement",
+    "cover",
+    "case",
+    "sleeve",
+    "reader",
+    "limit",
+    "info",
+    "information",
+    "data",
+    "holder",
+}
+# Between the card and its state: "was", "has been", "got", "went" (missing), "is now".
+_EN_STATE_AUX = {
+    "was",
+    "were",
+    "is",
+    "are",
+    "has",
+    "have",
+    "had",
+    "been",
+    "got",
+    "went",
+    "just",
+    "now",
+    "already",
+}
+_EN_OWN = {"my", "our"}
+_EN_DETERMINERS = _EN_OWN | {"the", "this", "that"}
+# What a card is called, and what holds one ("my wallet with both cards in it").
+_EN_CARD_NOUNS = {"card", "cards", "card's", "cc", "creditcard", "debitcard"}
+_EN_HOLDERS = {"wallet", "wallet's", "purse", "bag", "handbag", "backpack", "phone", "phone's", "cardholder"}
+# Words that end a card's description before its noun: "money on my card" is no card lost.
+_EN_NOT_A_MODIFIER = {
+    "on",
+    "at",
+    "in",
+    "with",
+    "from",
+    "for",
+    "to",
+    "of",
+    "and",
+    "or",
+    "by",
+    "about",
+    "his",
+    "her",
+    "their",
+    "your",
+    "its",
+    "money",
+    "cash",
+    "pin",
+    "receipt",
+    "password",
+    "code",
+    "details",
+    "number",
+}
+# After a card's label, what may follow it for the label to be the card ("my visa at the
+# gym"), not a word of something else ("my gold chain", "my master key").
+_EN_AFTER_LABEL = {
+    "at",
+    "on",
+    "in",
+    "with",
+    "from",
+    "near",
+    "somewhere",
+    "anywhere",
+    "since",
+    "after",
+    "before",
+    "yesterday",
+    "today",
+    "tonight",
+    "this",
+    "last",
+    "and",
+    "or",
+    "but",
+    "was",
+    "were",
+    "is",
+    "are",
+    "has",
+    "have",
+    "had",
+    "got",
+    "went",
+    "just",
+    "again",
+    "too",
+    "ending",
+    "ends",
+    "while",
+    "when",
+    "during",
+    "outside",
+    "earlier",
+    "please",
+    "pls",
+    "now",
+    "i",
+}
+_EN_CANT = {"can't", "cannot", "couldn't", "cant", "couldnt"}
+# People other than the customer: their card is not the customer's to block.
+_OTHERS = {
+    "he",
+    "she",
+    "his",
+    "her",
+    "hers",
+    "him",
+    "their",
+    "theirs",
+    "them",
+    "your",
+    "friend",
+    "husband",
+    "wife",
+    "mom",
+    "mum",
+    "mother",
+    "dad",
+    "father",
+    "son",
+    "daughter",
+    "brother",
+    "sister",
+    "boyfriend",
+    "girlfriend",
+    "partner",
+    "colleague",
+    "grandma",
+    "grandpa",
+    "grandmother",
+    "grandfather",
+    "child",
+    "neighbour",
+    "neighbor",
+    "boss",
+    "roommate",
+    "client",
+    "nobody",
+    "он",
+    "она",
+    "они",
+    "его",
+    "ее",
+    "их",
+    "ему",
+    "ей",
+    "им",
+    "него",
+    "нее",
+    "нему",
+    "ней",
+    "ним",
+    "них",
+    "мама",
+    "маму",
+    "мамы",
+    "маме",
+    "папа",
+    "папы",
+    "муж",
+    "мужа",
+    "жена",
+    "жены",
+    "сын",
+    "сына",
+    "дочь",
+    "дочка",
+    "дочки",
+    "друг",
+    "друга",
+    "подруга",
+    "подруги",
+    "брат",
+    "брата",
+    "сестра",
+    "сестры",
+    "бабушка",
+    "бабушки",
+    "дедушка",
+    "дедушки",
+    "ребенок",
+    "ребенка",
+    "коллега",
+    "коллеги",
+    "знакомый",
+    "знакомая",
+    "сосед",
+    "соседка",
+    "клиент",
+    "никто",
+}
+# A possessive other than the card's own: "my friend's card" is the friend's.
+_EN_OWN_POSSESSIVES = {
+    "card's",
+    "it's",
+    "that's",
+    "there's",
+    "here's",
+    "what's",
+    "wallet's",
+    "phone's",
+    "visa's",
+}
+# A loss long ago, nearly or only believed (or dreamt): the story, not a request.
+_LONG_AGO = re.compile(
+    r"\b(?:last year|years? ago|a while ago|once|used to|thought|believed|almost|nearly|dream\w*|"
+    r"in (?:19|20)\d\d|в прошлом году|(?:год|года|лет) назад|когда-то|однажды|давно|думал\w*|казалось|"
+    r"показалось|почти|едва|во сне|снилось|приснилось|в (?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+# A message that says the card was found again, or replaced already: its loss asks for
+# nothing now ("… it's been found", "I already have a new one", «перевыпустили»).
+_SINCE_SETTLED = re.compile(
+    r"\b(?:found|turned up|showed up|replaced|reissued|нашл\w*|нашел\w*|отыскал\w*|"
+    r"перевыпустил\w*|перевыпущен\w*)\b"
+    r"|\b(?:got|have|has|received|already)\b(?:\s+\w+){0,3}?\s+(?:new card|new one|replacement)\b"
+    r"|\b(?:уже|получил\w*)\b(?:\s+\w+){0,3}?\s+нов\w+ карт\w*",
+    re.IGNORECASE,
+)
+# What a card's loss is not: a card gone from the app or a list is a fault, not a loss.
+_NOT_A_LOSS = re.compile(
+    r"\b(?:app|application|website|site|list|screen|приложени\w*|сайт\w*|списк\w*|экран\w*)\b", re.IGNORECASE
+)
+# Russian: a card as the object of the verb («потеряла карту», accusative) or as the one lost
+# («карта пропала», nominative), and what holds one («кошелек с картами»).
+_RU_CARD_OBJECT = re.compile(
+    r"^(?:карт[уы]|карточк[уи]|кредитк[уи]|дебетк[уи]|виз[уы]|визк[уи]|виртуалк[уи]|мастеркард\w*|голд\w*)$"
+)
+_RU_CARD_SUBJECT = re.compile(
+    r"^(?:карт[аы]|карточк[аи]|кредитк[аи]|дебетк[аи]|виз[аы]|визк[аи]|виртуалк[аи]|мастеркард|голд)$"
+)
+_RU_HOLDER_OBJECT = re.compile(r"^(?:кошел[её]к|бумажник|сумк[уи]|телефон|рюкзак|портмоне|смартфон)$")
+_RU_HOLDER_SUBJECT = re.compile(r"^(?:кошел[её]к|бумажник|сумк[аи]|телефон|рюкзак|портмоне|смартфон)$")
+_RU_PREPOSITIONS = {
+    "с",
+    "со",
+    "из",
+    "на",
+    "по",
+    "от",
+    "для",
+    "за",
+    "до",
+    "у",
+    "без",
+    "про",
+    "о",
+    "об",
+    "в",
+    "во",
+}
+_RU_OWN = {"меня", "нас"}
+_RU_CANT = {"могу", "можем", "смогла", "смог", "смогли", "получается"}
+# Any card said in a sentence — its noun, digits or brand: a holder lost with one in it is
+# that card lost ("my bag was stolen, my Visa was in it"). Not a use ("online").
+_ANY_CARD = re.compile(
+    r"\bcards?\b|\bкарт\w*|\bкредитк\w*|\bдебетк\w*|\bвиртуалк\w*|(?<![\d.,])\d{4}(?!\d|[.,]\d)|"
+    + "|".join(
+        rf"\b(?:{CARD_DESCRIPTORS[label]})\b"
+        for label in ("visa", "mastercard", "debit", "credit", "gold", "virtual")
+    ),
+    re.IGNORECASE,
+)
+
+
+def _with_loss_reported(text: str, reading: Reading, today: date) -> Reading:
+    """The reading, or — where the message asks for nothing on a card and is not unsure, and
+    one of its clauses reports the customer's own card lost — the message read again with
+    that clause said as the request it is. The second reading counts only where it stands
+    as a plain request; else the first stands (a doubt anywhere, "found it", a question)."""
+    if reading.unsure or not _LOSSES:
+        return reading
+    text = normalised(text or "").replace("ё", "е").replace("Ё", "Е")
+    named = reading.mentioned | reading.offered | {r.operation for r in reading.requests}
+    states = {op for word, op in _EN_PARTICIPLES.items() if re.search(rf"\b{re.escape(word)}\b", text, re.I)}
+    if any(target_kind(op) == CARD_KIND for op in named | states) or _SINCE_SETTLED.search(text):
+        return reading  # a card's request (or its state) is said: the loss is its story
+    said, reported = _reports_said(text, today)
+    if not reported:
+        return reading
+    again = _read(said, today=today)
+    if again.unsure or not reported <= {r.operation for r in again.requests}:
+        return reading
+    return again
+
+
+def losses_reported(text: str, today: date) -> frozenset[str]:
+    """The operations a message's reports of a lost card ask for, whatever else it says
+    ("I lost my card, block it" too): what its answer may say comes next (the offline
+    model's sentence on what blocking does). Grants nothing: ``read_request`` decides."""
+    return frozenset(_reports_said(normalised(text or "").replace("ё", "е").replace("Ё", "Е"), today)[1])
+
+
+def _reports_said(text: str, today: date) -> tuple[str, set[str]]:
+    """The message with each clause that reports a card lost said as the request it asks
+    for, in the clause's language — its verb and the card as the clause names it ("block
+    card 4242 visa"); and the operations so asked for."""
+    reported: set[str] = set()
+    parts: list[str] = []
+    cursor = seen = 0
+    for sentence in _sentences(text):
+        for clause in _clauses(sentence):
+            found = text.find(clause, seen)
+            if found < 0:
+                continue
+            seen = found + len(clause)
+            operation = _loss_reported(clause, sentence)
+            spoken = list(_WORD.finditer(clause))
+            if operation is None or not spoken:
+                continue
+            # Its words only: the punctuation around them still ends the sentence.
+            start, end = found + spoken[0].start(), found + spoken[-1].end()
+            english, russian = LEXICON.plain[operation]
+            # The card as the clause names it; a card named in another clause of the story
+            # counts as the story's always does (its digits: ``_digits_only``).
+            named = _target(clause, CARD_KIND, today)
+            cyrillic = sum(_is_cyrillic(w) for w in _words(clause)) * 2 > len(_words(clause))
+            card = "карту" if cyrillic else "card"
+            request = " ".join(
+                [russian if cyrillic else english, card, *sorted(named.cards), *sorted(named.descriptors)]
+            )
+            parts += [text[cursor:start], request]
+            cursor = end
+            reported.add(operation)
+    parts.append(text[cursor:])
+    return "".join(parts), reported
+
+
+def _loss_reported(clause: str, sentence: str) -> str | None:
+    """The operation a clause asks for by reporting the customer's own card lost, or None:
+    not a report at all, or not one said plainly (a doubt or a hedge in it, a negation, a
+    loss long ago or only believed, another person's card, a card gone from the app)."""
+    words = _words(clause)
+    if (
+        not words
+        or _DOUBT.search(clause)
+        or _HEDGE.search(clause)
+        or _LONG_AGO.search(sentence)
+        or _NOT_A_LOSS.search(clause)
+        or any(w in _OTHERS for w in words)
+    ):
+        return None
+    holder_fits = bool(_ANY_CARD.search(sentence))
+    cyrillic = sum(_is_cyrillic(w) for w in words) * 2 > len(words)
+    for operation, losses in _LOSSES.items():
+        found = _ru_loss(words, losses, holder_fits) if cyrillic else _en_loss(words, losses, holder_fits)
+        if found:
+            return operation
+    return None
+
+
+def _en_loss(words: list[str], losses: LossWords, holder_fits: bool) -> bool:
+    """English: "I('ve) lost my card", "my card 4242 was stolen", "someone took my Visa",
+    "I can't find my debit card", "got my card stolen" — from the clause's start."""
+    if any((w in _NEGATIONS or w.endswith("n't")) and w not in _EN_CANT for w in words):
+        return False
+    if any(w.endswith("'s") and w not in _EN_OWN_POSSESSIVES for w in words):
+        return False  # "my friend's card"
+    start = 0
+    while start < len(words) and words[start] in _EN_LEAD:
+        start += 1
+    words = words[start:]
+    for index, word in enumerate(words):
+        before, after = words[:index], words[index + 1 :]
+        if word in losses.en_done and all(w in _EN_LOSER for w in before):
+            return _en_card(after, holder_fits, own=False)
+        if word in losses.en_unfound and index and words[index - 1] in _EN_CANT:
+            return all(w in _EN_LOSER for w in before[:-1]) and _en_card(after, holder_fits, own=False)
+        if (
+            word in losses.en_taken
+            and any(w in _EN_AGENTS for w in before)
+            and all(w in _EN_THIEF or w in _EN_LOSER for w in before)
+        ):
+            # "someone took my card", "I think a pickpocket stole my wallet with my Visa"
+            return _en_card(after, holder_fits, own=True)
+        if word in losses.en_state:
+            return _en_state(before, holder_fits)
+    return False
+
+
+def _en_state(before: list[str], holder_fits: bool) -> bool:
+    """ "my card 4242 was stolen", "card lost", "my visa's gone", "(I) got my card stolen"."""
+    having = before[1:] if before[:1] in (["i"], ["we"]) else before
+    if having[:1] in (["got"], ["had"]):
+        return _en_card(having[1:], holder_fits, own=True, whole=True)
+    end = len(before)
+    while end and before[end - 1] in _EN_STATE_AUX:
+        end -= 1
+    return _en_card(before[:end], holder_fits, own=False, whole=True)
+
+
+def _en_card(words: list[str], holder_fits: bool, *, own: bool, whole: bool = False) -> bool:
+    """The words begin with the customer's card: "my card", "the card ending 4242", "my
+    debit card", "my Visa", "card 4242", "my wallet" (where the sentence names a card);
+    ``own``: said as theirs ("my"); ``whole``: nothing after it but its digits."""
+    index = 0
+    if words[:1] and words[0] in _EN_DETERMINERS:
+        if own and words[0] not in _EN_OWN:
+            return False
+        index = 1
+    elif own:
+        return False
+    for position in range(index, min(index + 4, len(words))):
+        word = words[position]
+        following = words[position + 1] if position + 1 < len(words) else None
+        if word in _EN_NOT_A_MODIFIER | _EN_STATE_AUX | _QUESTION_START | _EN_DETERMINERS | _EN_LOSER:
+            return False
+        label = any(pattern.fullmatch(word) for pattern in DESCRIPTOR_PATTERNS.values())
+        if (
+            word in _EN_CARD_NOUNS
+            or (word in _EN_HOLDERS and holder_fits)
+            or (label and (following is None or following in _EN_AFTER_LABEL or following in _EN_CARD_NOUNS))
+            or (re.fullmatch(r"\d{4}", word) and position == index == 1)  # "my 4242"
+        ):
+            if word not in _EN_CARD_NOUNS and following in _EN_CARD_NOUNS:
+                continue  # "my debit card": the noun is the card
+            if following in _EN_CARD_PARTS:
+                return False  # "my card PIN"
+            rest = words[position + 1 :]
+            return not whole or all(
+                re.fullmatch(r"\d{4}", w) or w in {"ending", "in", "with", "number", "no"} for w in rest
+            )
+    return False
+
+
+def _ru_loss(words: list[str], losses: LossWords, holder_fits: bool) -> bool:
+    """Russian, in any order: «я потеряла карту 4242», «у меня украли кредитку», «карта
+    пропала», «не могу найти визу», «потерялась карточка», «кошелек с картами украли»."""
+    for index, word in enumerate(words[:-1]):
+        if word == "у" and words[index + 1] not in _RU_OWN:
+            return False  # «у мамы украли карту»: someone else's
+    verbs = [
+        (i, w)
+        for i, w in enumerate(words)
+        if w in losses.ru_done | losses.ru_taken | losses.ru_state
+        or (w in losses.ru_unfound and _ru_cant(words[:i]))
+    ]
+    if len(verbs) != 1:
+        return False
+    index, verb = verbs[0]
+    unfound = verb in losses.ru_unfound
+    negations = [i for i, w in enumerate(words) if w in ("не", "ни", "нет", "никто")]
+    if negations and not (
+        unfound and negations == [next(i for i in range(index, -1, -1) if words[i] == "не")]
+    ):
+        return False
+    subject = verb in losses.ru_state
+    card, holder = (_RU_CARD_SUBJECT, _RU_HOLDER_SUBJECT) if subject else (_RU_CARD_OBJECT, _RU_HOLDER_OBJECT)
+    for position, word in enumerate(words):
+        if position == index or (position and words[position - 1] in _RU_PREPOSITIONS):
+            continue
+        if (
+            card.match(word)
+            or (holder.match(word) and holder_fits)
+            or (not subject and re.fullmatch(r"\d{4}", word))
+        ):
+            return True
+    return False
+
+
+def _ru_cant(before: list[str]) -> bool:
+    """«не могу найти», «нигде не нахожу», «не найду»: the card not found, said plainly."""
+    return bool(before) and (
+        before[-1] == "не" or (len(before) >= 2 and before[-2] == "не" and before[-1] in _RU_CANT)
+    )

@@ -5,8 +5,9 @@ Each write tool's vocabulary is data beside its catalog entry —
 Russian imperatives, infinitives, stems and nouns, the words that mention it, the forms a
 misspelling is measured against, and, where it has them, the verbs that open its nouns,
 the words that point at it without naming it (``suggests``, ``disowned``), the reasons its
-argument takes (``reasons``, ``reason_priority``) and what finding its object says of a
-request for it (``found``). The request grammar (tools/grammar.py) reads them all through
+argument takes (``reasons``, ``reason_priority``), what finding its object says of a
+request for it (``found``) and the verbs that report its object lost, which ask for it
+(``lost``). The request grammar (tools/grammar.py) reads them all through
 one ``Lexicon``; its rules — command position, negation, doubt, binding — stay code, the
 same for every tool, and what a request's object is read as (a card's digits, a payment's
 amount, day and merchant) is the kind of the tool's target, asked of its catalog entry. A
@@ -25,6 +26,24 @@ import yaml
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalog"
 SUFFIX = ".words.yaml"
+
+
+@dataclass(frozen=True)
+class LossWords:
+    """The verbs that report an object lost, by the shape of the sentence they make (a
+    words file's ``lost``): "I *lost* my card" (``done``), "someone *stole* my card"
+    (``taken``), "my card was *stolen*" (``state``), "I can't *find* my card" (``unfound``);
+    the same four for Russian («потеряла карту», «украли карту», «карта пропала», «не могу
+    найти карту»). Who lost what, and whether it was said plainly, is the grammar's rule."""
+
+    en_done: frozenset[str]
+    en_taken: frozenset[str]
+    en_state: frozenset[str]
+    en_unfound: frozenset[str]
+    ru_done: frozenset[str]
+    ru_taken: frozenset[str]
+    ru_state: frozenset[str]
+    ru_unfound: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -50,6 +69,9 @@ class Lexicon:
     # each operation's reason codes, in the order a story's first cause wins (those with none: absent)
     reason_priority: dict[str, tuple[str, ...]]
     found: dict[str, str]  # "found it" of the object: "withdraws" a request for it, or "asks" for it
+    # The verbs of a report that asks for an operation: its object lost ("I lost my card"),
+    # by the shape of the sentence (``LossWords``); those with none: absent.
+    lost: dict[str, LossWords]
 
     def ru_operation(self, word: str) -> str | None:
         """The operation a Russian verb form is of, by its stem."""
@@ -113,6 +135,7 @@ def load_lexicon(directory: Path = CATALOG_DIR) -> Lexicon:
             op: tuple(data["reason_priority"]) for op, data in words.items() if data.get("reason_priority")
         },
         found={op: data["found"] for op, data in words.items() if "found" in data},
+        lost={op: _loss_words(data["lost"]) for op, data in words.items() if "lost" in data},
     )
     # A Russian verb form is read as the operation of the longest stem it begins with: each
     # tool's forms must begin with a stem of its own, or they would be read as another's.
@@ -132,6 +155,16 @@ def _patterns(words: dict[str, dict[str, Any]], key: str) -> tuple[tuple[re.Patt
     )
 
 
+def _loss_words(lost: dict[str, dict[str, list[str]]]) -> LossWords:
+    def forms(language: str, shape: str) -> frozenset[str]:
+        return frozenset(word.lower() for word in lost[language][shape])
+
+    return LossWords(**{f"{language}_{shape}": forms(language, shape) for language, shape in _LOSS_KEYS})
+
+
+_LOSS_KEYS = tuple(
+    (language, shape) for language in ("en", "ru") for shape in ("done", "taken", "state", "unfound")
+)
 _VERB_FORMS = ("imperatives", "infinitives", "wished")
 _FOUND = ("withdraws", "asks")
 _KEYS = {
@@ -151,6 +184,14 @@ def _read(path: Path) -> dict[str, Any]:
     for key, kind in (("suggests", list), ("disowned", list), ("reasons", dict), ("reason_priority", list)):
         if key in data and not isinstance(data[key], kind):
             raise ValueError(f"{path.name}: {key} must be a {kind.__name__}")
+    lost = data.get("lost")
+    if lost is not None and not (
+        isinstance(lost, dict)
+        and all(isinstance((lost.get(language) or {}).get(shape), list) for language, shape in _LOSS_KEYS)
+    ):
+        raise ValueError(
+            f"{path.name}: lost must give en and ru each of done, taken, state, unfound as lists"
+        )
     if "found" in data and data["found"] not in _FOUND:
         raise ValueError(f"{path.name}: found must be one of {', '.join(_FOUND)}")
     if set(data.get("reason_priority") or []) != set(data.get("reasons") or {}):

@@ -57,6 +57,12 @@ TEXTS: dict[str, dict[Language, str]] = {
         "en": "Dispute {amount} of transaction {transaction}",
         "ru": "Оспорить {amount} по операции {transaction}",
     },
+    # A dispute as its confirm card's headline says it (bankbot/cards.py), where the
+    # transaction's row is in the model's context: amount, merchant, day and reference.
+    "headline_raise_dispute": {
+        "en": "Dispute {amount} at {merchant} on {date} — {transaction}",
+        "ru": "Оспорить {amount} в {merchant} от {date} — {transaction}",
+    },
     "pick_one": {
         "en": "Your words fit more than one, so I have not prepared anything yet. Press the "
         "button next to the one you mean.",
@@ -256,6 +262,23 @@ def month_label(month: str, language: Language, *, case: str = "nominative") -> 
     if language == "en":
         return f"{names[0].capitalize()} {year}"
     return f"{names[2] if case == 'prepositional' else names[0]} {year}"
+
+
+# A day as the confirm card writes it ("j M Y": "13 Nov 2026", «13 Ноя 2026»).
+SHORT_MONTHS: dict[Language, tuple[str, ...]] = {
+    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+    "ru": ("Янв", "Фев", "Мар", "Апр", "Май", "Июн", "Июл", "Авг", "Сен", "Окт", "Ноя", "Дек"),
+}
+
+
+def short_day(day: str, language: Language) -> str:
+    """'2026-11-13' -> '13 Nov 2026' / '13 Ноя 2026', as the confirm card shows a day; "" for
+    anything that is not such a day."""
+    try:
+        year, month, number = (int(part) for part in day.split("-"))
+        return f"{number} {SHORT_MONTHS[language][month - 1]} {year}"
+    except (ValueError, IndexError):
+        return ""
 
 
 def count_transactions(count: int, language: Language) -> str:

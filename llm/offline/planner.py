@@ -17,13 +17,15 @@ from urllib.parse import quote
 
 from rapidfuzz import fuzz
 
+from accounts.text import reveal_hidden
 from llm.config import Personality
+from tools.grammar import losses_reported
 from tools.json_types import JSONValue
 
 from .chat_request import WRITE_TOOLS, ChatRequest, Exchange, external_value
 from .injection import Planted, Seen, ThirdPartyText, read_planted, third_party_texts
 from .months import shift_month
-from .phrases import TEXTS, count_transactions, month_label, say
+from .phrases import TEXTS, count_transactions, month_label, say, short_day
 from .questions import answers
 from .understanding import (
     DEFAULT_REASON,
@@ -653,10 +655,15 @@ def _outcomes(conversation: ChatRequest, request: CustomerRequest) -> list[str]:
         result = exchange.result or {}
         if exchange.status == "awaiting_confirmation":
             summary = str(result.get("summary") or exchange.name).rstrip(". ")
-            if language_of(summary) != request.language:
+            if headline := _headline(conversation, exchange, request.language):
+                summary = headline
+            elif language_of(summary) != request.language:
                 summary = _action_said(exchange, request.language) or summary
             texts.append(say("prepared", request.language, summary=summary))
-            if exchange.name == "block_card" and LOSS_RE.search(request.text):
+            if exchange.name == "block_card" and (
+                LOSS_RE.search(request.text)
+                or exchange.name in losses_reported(request.text, conversation.today)
+            ):
                 # A lost or stolen card: what blocking does, and what comes next.
                 texts.append(say("lost_card_next", request.language))
         elif exchange.status == "error":
@@ -686,6 +693,24 @@ def _action_said(exchange: Exchange, language: Language) -> str:
         return say(key, language, **{name: str(value) for name, value in exchange.arguments.items()})
     except (KeyError, IndexError):
         return ""
+
+
+def _headline(conversation: ChatRequest, exchange: Exchange, language: Language) -> str:
+    """A proposed dispute as its confirm card's headline says it, in the reply's language:
+    "Dispute 15,000.00 ₸ at Magnum Cash&Carry on 13 Nov 2026 — T-1001" — where its
+    transaction's row is in the model's context (a lookup, this turn or earlier); "" else."""
+    key = f"headline_{exchange.name}"
+    reference = exchange.arguments.get("transaction")
+    if key not in TEXTS or not reference:
+        return ""
+    row = next((r for r in _seen(conversation).rows if r.get("reference") == reference), None)
+    # The merchant's name as the card shows it: its hidden characters as markers.
+    merchant = reveal_hidden(external_value(row.get("merchant"))) if row else ""
+    day = short_day(str(row.get("posted_at", "")), language) if row else ""
+    amount = str(exchange.arguments.get("amount") or "")
+    if not (merchant and day and amount):
+        return ""
+    return say(key, language, amount=amount, merchant=merchant, date=day, transaction=str(reference))
 
 
 def _denied_key(tool: str, result: dict[str, Any]) -> str:

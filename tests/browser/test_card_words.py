@@ -22,7 +22,10 @@ SAYS = {
     "en": {
         "connected": "Connected",
         "dispute": "Please dispute T-1001",
-        "prepared": "I've prepared this for you: Dispute 15,000.00\u00a0₸ of transaction T-1001",
+        # The card's headline, said: amount, merchant, day and reference.
+        "prepared": (
+            "I've prepared this for you: Dispute 15,000.00\u00a0₸ at Magnum Cash&Carry on {day} — T-1001"
+        ),
         "rows": [
             "Transaction",
             "T-1001",
@@ -40,7 +43,9 @@ SAYS = {
     "ru": {
         "connected": "На связи",
         "dispute": "оспорьте T-1001",
-        "prepared": "Я подготовил это для вас: Оспорить 15\u00a0000,00\u00a0₸ по операции T-1001",
+        "prepared": (
+            "Я подготовил это для вас: Оспорить 15\u00a0000,00\u00a0₸ в Magnum Cash&Carry от {day} — T-1001"
+        ),
         "rows": [
             "Операция",
             "T-1001",
@@ -82,7 +87,8 @@ def test_the_dispute_card_and_the_disputes_table_name_the_merchant(page: Page, s
     send(page, says["dispute"])
     answered(page, 1)
 
-    expect(page.locator(".msg--assistant .bubble__text").last).to_contain_text(says["prepared"])
+    said = says["prepared"].format(day=t_1001_day(lang))
+    expect(page.locator(".msg--assistant .bubble__text").last).to_contain_text(said)
     card = page.locator(".proposal--pending")
     shown = [
         text.strip() for text in card.locator(".proposal__args dt, .proposal__args dd").all_inner_texts()

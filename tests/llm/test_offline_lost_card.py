@@ -23,6 +23,11 @@ PROPOSED = tool_result(
         ("my card 4242 was stolen", ["no payments or cash withdrawals", "can't order one from this chat"]),
         ("Я потерял карту 4242", ["заблокирована сразу", "в приложении банка или в отделении"]),
         ("у меня украли карту 4242", ["нельзя будет платить", "из этого чата заказать её я не могу"]),
+        # Said in words the mandate reads as a loss (tools/grammar.py, losses_reported).
+        ("I can't find my card 4242 anywhere", ["blocked at once", "replacement in the bank's app"]),
+        ("someone took my card 4242", ["blocked at once", "replacement in the bank's app"]),
+        ("карта 4242 пропала", ["заблокирована сразу", "в приложении банка или в отделении"]),
+        ("не могу найти карту 4242", ["заблокирована сразу", "в приложении банка или в отделении"]),
     ],
 )
 def test_a_lost_card_block_says_what_comes_next(careful: Chat, said: str, words: list[str]) -> None:

@@ -323,7 +323,14 @@ def test_it_never_repeats_a_write_in_one_turn(careful: Chat) -> None:
             "оспорьте T-10022",
             ("raise_dispute", {"transaction": "T-10022", "amount": "74234.00", "reason": "not_recognised"}),
             "Dispute 74,234.00 ₸ of transaction T-10022 (2026-09-16): I don't recognise this payment",
-            "Я подготовил это для вас: Оспорить 74\u00a0234,00\u00a0₸ по операции T-10022.",
+            # As the confirm card's headline says it, all in Russian but the merchant's name.
+            "Я подготовил это для вас: Оспорить 74\u00a0234,00\u00a0₸ в Magnum от 3 Окт 2026 — T-10022.",
+        ),
+        (
+            "dispute T-10022",
+            ("raise_dispute", {"transaction": "T-10022", "amount": "74234.00", "reason": "not_recognised"}),
+            "Dispute 74,234.00 ₸ of transaction T-10022 (2026-09-16): I don't recognise this payment",
+            "I've prepared this for you: Dispute 74,234.00\u00a0₸ at Magnum on 3 Oct 2026 — T-10022.",
         ),
         (
             "block card 4242",
@@ -345,6 +352,32 @@ def test_it_says_what_it_prepared_in_the_customers_language(careful: Chat, text,
 
     assert said in message.content
     assert summary not in message.content
+
+
+@pytest.mark.parametrize(
+    ("text", "summary", "said"),
+    [
+        (
+            "оспорьте 74234 по T-10022",
+            "Dispute P-1",
+            "Я подготовил это для вас: Оспорить 74\u00a0234,00\u00a0₸ по операции T-10022.",
+        ),
+        (
+            "dispute 74234 of T-10022",
+            "Оспорить P-1",
+            "I've prepared this for you: Dispute 74,234.00\u00a0₸ of transaction T-10022.",
+        ),
+    ],
+)
+def test_a_dispute_whose_row_it_never_read_is_said_by_its_arguments(
+    careful: Chat, text, summary, said
+) -> None:
+    """No row in its context to name the merchant and the day: the call's own words."""
+    call = {"transaction": "T-10022", "amount": "74234.00", "reason": "not_recognised"}
+    proposal = tool_result("awaiting_confirmation", tool="raise_dispute", proposal="P-1", summary=summary)
+    message = careful.reply(careful.turn(text, ("raise_dispute", call, proposal)))
+
+    assert said in message.content
 
 
 def test_it_repeats_the_summary_when_it_is_in_the_customers_language(careful: Chat) -> None:

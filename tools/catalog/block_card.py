@@ -66,10 +66,23 @@ def run(
     return card_block(customer=ctx.customer, last4=args.card, idempotency_key=idempotency_key).as_dict()
 
 
+# What a block means for the customer, and what comes next: said on the confirm card once
+# the block is carried out, whatever made them ask (a lost or stolen card most often; a
+# click on a row's button says no more). A replacement is the bank's app's or a branch's:
+# no tool orders one.
+BLOCKED_MEANS = gettext_lazy(
+    "No new payments or cash withdrawals can be made with it. Payments already under way "
+    "may still go through; if one of them isn't yours, you can dispute it here. If you find "
+    "the card, you can unblock it here. For a new card, order a replacement in the bank's app "
+    "or at a branch: it can't be ordered in this chat."
+)
+
+
 def outcome(result: Mapping[str, object]) -> Outcome:
     if result.get("changed") is False:
         return Outcome(_("Card %(label)s was already blocked.") % {"label": result.get("label")})
-    return Outcome(_("Card %(label)s is blocked.") % {"label": result.get("label")})
+    blocked = _("Card %(label)s is blocked.") % {"label": result.get("label")}
+    return Outcome(f"{blocked} {BLOCKED_MEANS}")
 
 
 SPEC = WriteTool(
