@@ -1,25 +1,23 @@
 """A card support staff propose appears live on the customer's open chat page, labelled
 with who proposed it, and only the customer's click carries it out (EN and RU).
 
-The test calls ``propose_for_customer`` itself, as the staff page would: from another
-process than the server's, so the card reaches the page through the shared channel
-layer — Redis, as with several workers (hence the ``redis`` mark; the suite's run on
-PostgreSQL and Redis runs it)."""
+Staff propose from their own page (/support/, in a second browser context) in a
+conversation they hold, served by the same live server as the customer's page."""
 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Card
 from bankbot.models import Conversation
-from bankbot.staff_proposals import propose_for_customer
+from support.services import handoff_take
 from tests.browser.helpers import PASSWORD, DroppableChatSocket, LiveServer, sign_in
+from tests.support.helpers import make_support_staff, queued
 from tests.threads import run_at_once
 from tools.models import Proposal, ToolCallTrace
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAYS = {
     "en": {
@@ -45,7 +43,7 @@ SAYS = {
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_staff_proposal_appears_live_and_the_customers_click_blocks_the_card(
-    page: Page, server: LiveServer, alice, lang: str
+    page: Page, browser: Browser, server: LiveServer, alice, lang: str
 ) -> None:
     says = SAYS[lang]
     sign_in(page, server, "alice", PASSWORD["alice"])
@@ -53,21 +51,10 @@ def test_a_staff_proposal_appears_live_and_the_customers_click_blocks_the_card(
         page.get_by_role("button", name=lang.upper()).click()
         expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator("#connection")).to_have_text(says["connected"])
-    staff = get_user_model().objects.create_user(
-        username="support", password="support-pw-123", is_staff=True, first_name=says["name"]
-    )
     conversation = Conversation.objects.get(customer=alice)  # the one the page shows
+    staff, staff_page = staff_holding(browser, server, conversation, says["name"])
 
-    # In a thread of its own, as a request of the staff page's would run (Playwright
-    # keeps an event loop running in this one).
-    (proposal,), errors = run_at_once(
-        [
-            lambda: propose_for_customer(
-                conversation=conversation, staff=staff, tool="block_card", arguments={"card": "4242"}
-            )
-        ]
-    )
-    assert not errors and isinstance(proposal, Proposal)
+    proposal = propose(staff_page, "4242")
 
     card = page.locator(f"#proposal-{proposal.public_id}")
     expect(card.locator("h2")).to_have_text(says["pending"])  # live: no reload
@@ -89,33 +76,20 @@ def test_a_staff_proposal_appears_live_and_the_customers_click_blocks_the_card(
 
 
 def test_a_card_proposed_while_the_socket_was_away_shows_once_it_is_back(
-    page: Page, server: LiveServer, alice
+    page: Page, browser: Browser, server: LiveServer, alice
 ) -> None:
     """The page's socket is cut (as by a network drop): a card proposed meanwhile shows
     once it is back, and the card it had already is not shown twice."""
     socket = DroppableChatSocket(page)
     sign_in(page, server, "alice", PASSWORD["alice"])
-    staff = get_user_model().objects.create_user(
-        username="support", password="support-pw-123", is_staff=True, first_name="Aigerim"
-    )
     conversation = Conversation.objects.get(customer=alice)
+    _staff, staff_page = staff_holding(browser, server, conversation, "Aigerim")
 
-    def propose(card: str) -> Proposal:
-        (proposal,), errors = run_at_once(
-            [
-                lambda: propose_for_customer(
-                    conversation=conversation, staff=staff, tool="block_card", arguments={"card": card}
-                )
-            ]
-        )
-        assert not errors and isinstance(proposal, Proposal)
-        return proposal
-
-    first = propose("4242")
+    first = propose(staff_page, "4242")
     expect(page.locator(f"#proposal-{first.public_id}")).to_have_count(1)
     socket.drop()
     expect(page.locator("#connection")).to_have_text("Reconnecting…")
-    second = propose("5505")
+    second = propose(staff_page, "5505")
     expect(page.locator(f"#proposal-{second.public_id}")).to_have_count(0)  # it missed the push
 
     socket.come_back()
@@ -126,3 +100,34 @@ def test_a_card_proposed_while_the_socket_was_away_shows_once_it_is_back(
     )
     expect(page.locator(f"#proposal-{first.public_id}")).to_have_count(1)
     expect(page.locator(".proposal--pending")).to_have_count(2)
+
+
+def staff_holding(browser: Browser, server: LiveServer, conversation: Conversation, name: str):
+    """A Support staff member who took ``conversation`` (the customer asked for a
+    person), signed in on their own page for it."""
+    staff = make_support_staff("aigerim", name)
+
+    def hold() -> int:  # pushes notes to the page: not in Playwright's thread
+        handoff = queued(conversation)
+        handoff_take(staff=staff, pk=handoff.pk)
+        return handoff.pk
+
+    (pk,), errors = run_at_once([hold])
+    assert not errors
+    staff_page = browser.new_context().new_page()
+    staff_page.goto(server("/admin/login/?next=/support/"))
+    staff_page.locator("#id_username").fill("aigerim")
+    staff_page.locator("#id_password").fill("aigerim-pw-123")
+    staff_page.locator("input[type=submit]").click()
+    staff_page.goto(server(f"/support/{pk}/"))
+    return staff, staff_page
+
+
+def propose(staff_page: Page, card: str) -> Proposal:
+    """The holder proposes a block of ``card`` from the staff page's form."""
+    staff_page.locator("#propose-tool").select_option("block_card")
+    staff_page.locator("#propose-card").select_option(card)
+    staff_page.get_by_role("button", name="Propose to the customer").click()
+    staff_page.wait_for_load_state()
+    expect(staff_page.locator(".errornote, .messagelist .error")).to_have_count(0)
+    return Proposal.objects.filter(args__card=card).latest("created_at")
