@@ -17,32 +17,33 @@ from disputes.models import Dispute
 from tools.models import Proposal
 
 
-class MessageInline(admin.TabularInline):
-    model = Message
-    readonly_fields = fields = ("created_at", "role", "author", "text", "ui_action", "flagged")
+class RecordInline(admin.TabularInline):
+    """A conversation's record, listed on its page: read, never added to or changed
+    here (messages, proposals, hand-overs come from the chat and its services)."""
+
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
-class ProposalInline(admin.TabularInline):
-    """The conversation's proposals, each with who proposed it: support staff
-    (``proposed_by``) or, when empty, the assistant. Staff proposals are in the trail
-    here as in the trace; only the customer's click carried any of them out."""
-
-    model = Proposal
-    readonly_fields = fields = ("created_at", "reference", "summary", "status", "proposed_by", "decided_at")
-    extra = 0
-    can_delete = False
-    show_change_link = True
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+class MessageInline(RecordInline):
+    model = Message
+    readonly_fields = fields = ("created_at", "role", "author", "text", "ui_action", "flagged")
+
+
+class ProposalInline(RecordInline):
+    """The conversation's proposals, each with who proposed it: support staff
+    (``proposed_by``) or, when empty, the assistant. Staff proposals are in the trail
+    here as in the trace; only the customer's click carried any of them out."""
+
+    model = Proposal
+    readonly_fields = fields = ("created_at", "reference", "summary", "status", "proposed_by", "decided_at")
+    show_change_link = True
 
 
 @admin.register(Conversation)

@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from accounts.admin import ReadOnlyAdmin
-from bankbot.admin import ConversationAdmin
+from bankbot.admin import ConversationAdmin, RecordInline
 from bankbot.models import Conversation
 from support.models import Handoff, HandoffEvent
 
@@ -44,18 +44,10 @@ class HandoffAdmin(ReadOnlyAdmin[Handoff]):
     inlines = [HandoffEventInline]
 
 
-class HandoffInline(admin.TabularInline[Handoff, Conversation]):
+class HandoffInline(RecordInline):
     model = Handoff
     readonly_fields = fields = ("requested_at", "reason", "state", "holder", "taken_at", "ended_at")
-    extra = 0
-    can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 class ConversationWithHandoffsAdmin(ConversationAdmin):
