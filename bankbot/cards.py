@@ -63,6 +63,7 @@ class ProposalCard:
     result: dict[str, Any] = field(default_factory=dict)
     error: str = ""
     outcome: str = ""  # the result in a sentence, in the page's language
+    outcome_after: str = ""  # what it means for the customer now, said apart
     outcome_rows: list[tuple[str, str]] = field(default_factory=list)
     picker: Picker | None = None  # a pending card's other choices (a dispute's reason)
     # An expired card's one click to ask again: the customer's request, sent again as
@@ -142,6 +143,7 @@ def proposal_card(proposal: Proposal) -> ProposalCard:
         result=result,
         error=error,
         outcome=outcome.sentence if outcome else "",
+        outcome_after=outcome.after if outcome else "",
         outcome_rows=[(label, _shown(kind, value)) for label, value, kind in outcome.rows] if outcome else [],
         picker=_picker(spec, proposal) if state == "pending" and spec is not None else None,
         # A staff proposal answered no message of the customer's: nothing to ask again.

@@ -57,5 +57,12 @@ def test_a_card_reported_lost_is_proposed_and_once_blocked_says_what_comes_next(
 
 
 def test_a_block_that_found_the_card_blocked_already_says_only_that():
-    sentence = CATALOG["block_card"].outcome({"changed": False, "label": "Visa •••• 4242"}).sentence
-    assert sentence == "Card Visa •••• 4242 was already blocked."
+    outcome = CATALOG["block_card"].outcome({"changed": False, "label": "Visa •••• 4242"})
+    assert (outcome.sentence, outcome.after) == ("Card Visa •••• 4242 was already blocked.", "")
+
+
+def test_the_fact_is_said_apart_from_what_it_means():
+    # The card shows the fact in bold and what comes next below it, in plain weight.
+    outcome = CATALOG["block_card"].outcome({"changed": True, "label": "Visa •••• 4242"})
+    assert outcome.sentence == "Card Visa •••• 4242 is blocked."
+    assert outcome.after.startswith("No new payments") and "replacement" in outcome.after

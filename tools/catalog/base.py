@@ -81,10 +81,12 @@ class UiAction:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A write's result as the customer reads it: a sentence and labelled values."""
+    """A write's result as the customer reads it: a sentence, labelled values, and what
+    it means for them now (``after``: what happens next, said apart from the fact)."""
 
     sentence: str
     rows: tuple[tuple[str, str, ArgKind], ...] = ()
+    after: str = ""
 
 
 def keep_all(result: dict[str, Any]) -> dict[str, Any]:

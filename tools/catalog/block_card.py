@@ -82,7 +82,7 @@ def outcome(result: Mapping[str, object]) -> Outcome:
     if result.get("changed") is False:
         return Outcome(_("Card %(label)s was already blocked.") % {"label": result.get("label")})
     blocked = _("Card %(label)s is blocked.") % {"label": result.get("label")}
-    return Outcome(f"{blocked} {BLOCKED_MEANS}")
+    return Outcome(blocked, after=str(BLOCKED_MEANS))
 
 
 SPEC = WriteTool(
