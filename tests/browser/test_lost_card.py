@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from accounts.models import Card
 from tests.browser.helpers import PASSWORD, send, sign_in
@@ -51,12 +51,7 @@ def test_a_lost_card_is_proposed_with_what_comes_next_and_asked_again_when_expir
     browser, server, alice, lang
 ):
     says = SAYS[lang]
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    sign_in(page, server, "alice", PASSWORD["alice"])
-    if lang != "en":
-        page.get_by_role("button", name=lang.upper()).click()
-        expect(page.locator("#connection")).to_have_text(says["connected"])
+    page = alice_signed_in(browser, server, lang)
     send(page, says["ask"])
     expect(page.locator(".proposal--pending")).to_contain_text("4242")
     expect(page.locator(".bubble").last).to_contain_text(says["next"])
@@ -74,7 +69,7 @@ def test_a_lost_card_is_proposed_with_what_comes_next_and_asked_again_when_expir
     assert Proposal.objects.count() == 2
     assert not Proposal.objects.filter(status="executed").exists()
     assert Card.objects.get(last4="4242").status == Card.Status.ACTIVE
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -82,12 +77,7 @@ def test_a_card_said_lost_is_proposed_and_once_confirmed_says_where_a_replacemen
     browser, server, alice, lang
 ):
     says = SAYS[lang]
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    sign_in(page, server, "alice", PASSWORD["alice"])
-    if lang != "en":
-        page.get_by_role("button", name=lang.upper()).click()
-        expect(page.locator("#connection")).to_have_text(says["connected"])
+    page = alice_signed_in(browser, server, lang)
     send(page, says["lost"])
 
     # A confirm card for that card, not a question back with a button for each card.
@@ -102,4 +92,14 @@ def test_a_card_said_lost_is_proposed_and_once_confirmed_says_where_a_replacemen
         expect(executed).to_contain_text(says[sentence])
     assert Card.objects.get(last4="4242").status == Card.Status.BLOCKED
     assert Card.objects.get(last4="5505").status == Card.Status.ACTIVE
-    context.close()
+    page.context.close()
+
+
+def alice_signed_in(browser, server, lang: str) -> Page:
+    """Alice's chat in a context of its own, in ``lang``, its socket connected."""
+    page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+    sign_in(page, server, "alice", PASSWORD["alice"])
+    if lang != "en":
+        page.get_by_role("button", name=lang.upper()).click()
+        expect(page.locator("#connection")).to_have_text(SAYS[lang]["connected"])
+    return page
